@@ -1,0 +1,179 @@
+// What functors see on the device (and on the host backend): the per-launch context, the handles
+// that generated proxies derive from, edge and message lists, and the vote/superstep built-ins.
+// Everything here is MEDUSA_HD and compiles as CUDA or as plain C++.
+#pragma once
+
+#include <medusa/types.h>
+
+#include <cstdint>
+
+namespace medusa {
+
+// Device pointers (host pointers on the host backend) one EMV launch needs. Passed by value to
+// kernels (as a __grid_constant__ parameter on CUDA); handles keep a pointer to it.
+template <class Msg>
+struct KernelCtx {
+  VertexId vertex_count = 0;
+  EdgeIndex edge_count = 0;
+  const EdgeIndex* out_offsets = nullptr;  // V + 1
+  const VertexId* out_dst = nullptr;       // E, CSR order
+  const VertexId* edge_src = nullptr;      // E, CSR order
+  const EdgeIndex* rid = nullptr;          // E
+  const EdgeIndex* in_offsets = nullptr;   // V + 1
+  Msg* messages = nullptr;                 // E * m slots; edge e writes slots rid[e]*m ..
+  std::uint32_t* send_counts = nullptr;    // E; only when m > 1
+  std::uint32_t m = 1;
+  const Msg* combined = nullptr;           // V; valid after Combiner()
+  std::uint8_t* next_active_vertex = nullptr;  // V flags for the next superstep; null if unused
+  std::uint8_t* next_active_edge = nullptr;    // E flags for the next superstep; null if unused
+  std::uint8_t* received = nullptr;            // V flags: received a message this superstep
+  int* votes = nullptr;                        // see VoteSlot
+  std::uint32_t superstep = 0;
+};
+
+enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
+
+namespace detail {
+
+MEDUSA_HD inline std::uint32_t atomic_inc(std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+  return atomicAdd(p, 1u);
+#else
+  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
+// Every writer stores the same value, so a relaxed store is enough.
+MEDUSA_HD inline void flag_store(int* p) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<volatile int*>(p) = 1;
+#else
+  __atomic_store_n(p, 1, __ATOMIC_RELAXED);
+#endif
+}
+MEDUSA_HD inline void flag_store(std::uint8_t* p) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<volatile std::uint8_t*>(p) = 1;
+#else
+  __atomic_store_n(p, std::uint8_t{1}, __ATOMIC_RELAXED);
+#endif
+}
+
+// Votes and superstep for the free functions Continue()/Halt()/Superstep(). The backend sets them
+// before each superstep (cudaMemcpyToSymbol on CUDA).
+struct StepState {
+  int* votes;
+  std::uint32_t superstep;
+};
+#if defined(__CUDACC__)
+static __device__ StepState d_step_state;
+#endif
+inline StepState host_step_state{nullptr, 0};
+
+MEDUSA_HD inline const StepState& step_state() {
+#if defined(__CUDA_ARCH__)
+  return d_step_state;
+#else
+  return host_step_state;
+#endif
+}
+
+}  // namespace detail
+
+// Vote to run another superstep. With any Continue() call in the program, a superstep in which no
+// element votes ends the run (the overview paper's Medusa.Continue()).
+MEDUSA_HD inline void Continue() { detail::flag_store(&detail::step_state().votes[kVoteContinue]); }
+// Vote to stop after this superstep (the paper's `halt`).
+MEDUSA_HD inline void Halt() { detail::flag_store(&detail::step_state().votes[kVoteHalt]); }
+// The current superstep, counted from 0.
+MEDUSA_HD inline std::uint32_t Superstep() { return detail::step_state().superstep; }
+
+// Base of every generated vertex proxy.
+template <class Msg>
+struct VertexHandle {
+  const KernelCtx<Msg>* medusa_ctx_;
+  VertexId medusa_id_;
+
+  MEDUSA_HD VertexId id() const { return medusa_id_; }
+  MEDUSA_HD std::uint32_t edge_count() const {
+    return static_cast<std::uint32_t>(medusa_ctx_->out_offsets[medusa_id_ + 1] -
+                                      medusa_ctx_->out_offsets[medusa_id_]);
+  }
+  MEDUSA_HD std::uint32_t in_edge_count() const {
+    return static_cast<std::uint32_t>(medusa_ctx_->in_offsets[medusa_id_ + 1] -
+                                      medusa_ctx_->in_offsets[medusa_id_]);
+  }
+  MEDUSA_HD Msg combined_msg() const { return medusa_ctx_->combined[medusa_id_]; }
+  MEDUSA_HD void SetActive() const { detail::flag_store(&medusa_ctx_->next_active_vertex[medusa_id_]); }
+};
+
+// Base of every generated edge proxy. head -> tail, as in the paper (the head is the source).
+template <class Msg>
+struct EdgeHandle {
+  const KernelCtx<Msg>* medusa_ctx_;
+  EdgeIndex medusa_eid_;
+  VertexId medusa_head_;
+  VertexId medusa_tail_;
+
+  MEDUSA_HD VertexId head_id() const { return medusa_head_; }
+  MEDUSA_HD VertexId tail_id() const { return medusa_tail_; }
+  // Sends msg along this edge to its tail.
+  MEDUSA_HD void sendMsg(const Msg& msg) const {
+    const KernelCtx<Msg>& c = *medusa_ctx_;
+    EdgeIndex slot = c.rid[medusa_eid_] * c.m;
+    if (c.m > 1) {
+      const std::uint32_t k = detail::atomic_inc(&c.send_counts[medusa_eid_]);
+      if (k >= c.m) {
+        detail::flag_store(&c.votes[kVoteTooManyMessages]);
+        return;
+      }
+      slot += k;
+    }
+    c.messages[slot] = msg;
+    if (c.received != nullptr) detail::flag_store(&c.received[medusa_tail_]);
+  }
+  MEDUSA_HD void SetActive() const { detail::flag_store(&medusa_ctx_->next_active_edge[medusa_eid_]); }
+};
+
+// The out-edges of one vertex, for ELIST functors. P is the generated edge proxy; it provides
+// message_type, arrays_type and `static P make(ctx, arrays, eid, head, tail)`.
+template <class P>
+class EdgeList {
+ public:
+  using Ctx = KernelCtx<typename P::message_type>;
+  using Arrays = typename P::arrays_type;
+
+  MEDUSA_HD EdgeList(const Ctx* ctx, const Arrays* arrays, VertexId head)
+      : ctx_(ctx), arrays_(arrays), head_(head), begin_(ctx->out_offsets[head]),
+        size_(static_cast<std::uint32_t>(ctx->out_offsets[head + 1] - ctx->out_offsets[head])) {}
+
+  MEDUSA_HD std::uint32_t size() const { return size_; }
+  MEDUSA_HD P operator[](std::uint32_t i) const {
+    const EdgeIndex e = begin_ + i;
+    return P::make(*ctx_, *arrays_, e, head_, ctx_->out_dst[e]);
+  }
+
+ private:
+  const Ctx* ctx_;
+  const Arrays* arrays_;
+  VertexId head_;
+  EdgeIndex begin_;
+  std::uint32_t size_;
+};
+
+// The message slots of one vertex (in-degree * m of them), for MLIST functors.
+template <class Msg>
+class MessageList {
+ public:
+  MEDUSA_HD MessageList(const KernelCtx<Msg>* ctx, VertexId v)
+      : first_(ctx->messages + ctx->in_offsets[v] * ctx->m),
+        size_(static_cast<std::uint32_t>((ctx->in_offsets[v + 1] - ctx->in_offsets[v]) * ctx->m)) {}
+  MEDUSA_HD std::uint32_t size() const { return size_; }
+  MEDUSA_HD Msg& operator[](std::uint32_t i) const { return first_[i]; }
+
+ private:
+  Msg* first_;
+  std::uint32_t size_;
+};
+
+}  // namespace medusa

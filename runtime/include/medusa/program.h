@@ -1,0 +1,48 @@
+// The description of one translated program that medusa-cc emits and the runtime consumes:
+// which user fields live on the device, in which direction they travel, and what the program uses.
+//
+// medusa-cc emits one specialization `template <> struct medusa::ProgramTraits<Vertex, Edge>`
+// per program; runtime tests write the same by hand. Its members:
+//
+//   using Vertex = ...; using Edge = ...; using Message = ...;
+//   struct VertexArrays { float* rank; ... };        // one device pointer per used vertex field
+//   struct EdgeArrays { int* weight; ... };          // one device pointer per used edge field
+//   static constexpr std::array<FieldSpec, N> vertex_fields = {...};   // same order as VertexArrays
+//   static constexpr std::array<FieldSpec, M> edge_fields = {...};     // same order as EdgeArrays
+//   static VertexArrays bind_vertex(void* const* arrays);  // arrays[i] holds vertex_fields[i]
+//   static EdgeArrays bind_edge(void* const* arrays);
+//   static constexpr ProgramUses uses = {...};
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace medusa {
+
+enum FieldDirection : std::uint8_t {
+  kUpload = 1,    // read on the device: copied by Init_Device_DS
+  kDownload = 2,  // written on the device: copied back by Dump_Result
+};
+
+struct FieldSpec {
+  const char* name;
+  std::size_t offset;  // offsetof(user struct, field)
+  std::size_t size;    // sizeof(field)
+  std::uint8_t direction;
+};
+
+// Which runtime features the program needs; lets the runtime skip what is unused.
+struct ProgramUses {
+  bool continue_vote = false;    // some functor calls Continue(): stop when a superstep has no vote
+  bool halt_vote = false;        // some functor calls Halt(): stop after a superstep with a vote
+  bool vertex_frontier = false;  // SetActive() on vertices / Domain::Active on vertex kinds
+  bool edge_frontier = false;    // SetActive() on edges / Domain::Active on EDGE
+  bool received = false;         // Domain::Received is used: track message receivers
+  bool messages = true;          // some functor sends messages
+};
+
+// Primary template: only the generated (or hand-written) specializations are complete.
+template <class Vertex, class Edge>
+struct ProgramTraits;
+
+}  // namespace medusa
