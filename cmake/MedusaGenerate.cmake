@@ -1,0 +1,131 @@
+# medusa_add_program(<name> SOURCES <emv sources...>
+#                    [OTHER_SOURCES <plain sources...>]
+#                    [BACKENDS cuda host]            # default: every backend this build has
+#                    [INCLUDE_DIRECTORIES <dirs...>] [COMPILE_DEFINITIONS <defs...>]
+#                    [LINK_LIBRARIES <libs...>])
+#
+# Runs medusa-cc on each EMV source (a custom command that depends on the source and on the tool,
+# so editing either regenerates and rebuilds) and creates
+#   <name>        the CUDA program (when the CUDA language is enabled and `cuda` is requested)
+#   <name>_host   the same program on the host (OpenMP) backend (when `host` is requested)
+# The translated files land in ${CMAKE_CURRENT_BINARY_DIR}/medusa-generated/<name>/ for reading
+# and tuning. With MEDUSA_PREGENERATED_DIR set, files translated elsewhere are used instead of
+# running medusa-cc (for machines without Clang).
+include_guard(GLOBAL)
+
+function(_medusa_find_translator out_var)
+  if(TARGET medusa-cc)
+    set(${out_var} medusa-cc PARENT_SCOPE)
+  elseif(TARGET Medusa::medusa-cc)
+    set(${out_var} Medusa::medusa-cc PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(medusa_add_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg ""
+    "" "SOURCES;OTHER_SOURCES;BACKENDS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(SEND_ERROR "medusa_add_program(${name}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+    return()
+  endif()
+  if(NOT arg_SOURCES)
+    message(SEND_ERROR "medusa_add_program(${name}): SOURCES names no EMV source to translate")
+    return()
+  endif()
+
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(available host)
+  if(CUDA IN_LIST languages AND (TARGET Medusa::cuda OR TARGET medusa_cuda))
+    list(APPEND available cuda)
+  endif()
+  if(NOT arg_BACKENDS)
+    set(arg_BACKENDS ${available})
+  endif()
+  foreach(backend IN LISTS arg_BACKENDS)
+    if(NOT backend MATCHES "^(cuda|host)$")
+      message(SEND_ERROR "medusa_add_program(${name}): unknown backend '${backend}' (use cuda, host)")
+      return()
+    endif()
+  endforeach()
+  # A backend this build lacks (e.g. cuda on a CPU-only machine) is skipped, not an error.
+  string(REPLACE ";" "|" available_re "${available}")
+  list(FILTER arg_BACKENDS INCLUDE REGEX "^(${available_re})$")
+
+  set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/medusa-generated/${name})
+  set(cu_files)
+  set(cpp_files)
+  foreach(src IN LISTS arg_SOURCES)
+    get_filename_component(src_abs ${src} ABSOLUTE)
+    if(NOT EXISTS ${src_abs})
+      message(SEND_ERROR "medusa_add_program(${name}): source ${src} does not exist")
+      return()
+    endif()
+    get_filename_component(stem ${src_abs} NAME_WE)
+    set(cu ${out_dir}/${stem}.medusa.cu)
+    set(cpp ${out_dir}/${stem}.medusa.cpp)
+    list(APPEND cu_files ${cu})
+    list(APPEND cpp_files ${cpp})
+
+    if(MEDUSA_PREGENERATED_DIR)
+      foreach(f ${stem}.medusa.cu ${stem}.medusa.cpp)
+        set(pre ${MEDUSA_PREGENERATED_DIR}/${name}/${f})
+        if(NOT EXISTS ${pre})
+          message(SEND_ERROR "medusa_add_program(${name}): MEDUSA_PREGENERATED_DIR has no ${name}/${f}")
+          return()
+        endif()
+        configure_file(${pre} ${out_dir}/${f} COPYONLY)
+      endforeach()
+      continue()
+    endif()
+
+    _medusa_find_translator(translator)
+    if(NOT translator)
+      message(SEND_ERROR "medusa_add_program(${name}): medusa-cc is not available: build the frontend "
+                         "(MEDUSA_BUILD_FRONTEND=ON), find_package(Medusa) from an install that has it, "
+                         "or set MEDUSA_PREGENERATED_DIR")
+      return()
+    endif()
+    set(extra_args)
+    foreach(dir IN LISTS arg_INCLUDE_DIRECTORIES)
+      get_filename_component(dir_abs ${dir} ABSOLUTE)
+      list(APPEND extra_args -I${dir_abs})
+    endforeach()
+    foreach(def IN LISTS arg_COMPILE_DEFINITIONS)
+      list(APPEND extra_args -D${def})
+    endforeach()
+    add_custom_command(
+      OUTPUT ${cu} ${cpp}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
+      COMMAND $<TARGET_FILE:${translator}> --backend=both -o ${out_dir} ${src_abs} -- ${extra_args}
+      DEPENDS ${src_abs} ${translator}
+      COMMENT "medusa-cc: translating ${src} for ${name}"
+      VERBATIM)
+  endforeach()
+
+  set(targets)
+  if(cuda IN_LIST arg_BACKENDS)
+    add_executable(${name} ${cu_files} ${arg_OTHER_SOURCES})
+    if(TARGET Medusa::cuda)
+      target_link_libraries(${name} PRIVATE Medusa::cuda)
+    else()
+      target_link_libraries(${name} PRIVATE medusa_cuda)
+    endif()
+    list(APPEND targets ${name})
+  endif()
+  if(host IN_LIST arg_BACKENDS)
+    add_executable(${name}_host ${cpp_files} ${arg_OTHER_SOURCES})
+    if(TARGET Medusa::host)
+      target_link_libraries(${name}_host PRIVATE Medusa::host)
+    else()
+      target_link_libraries(${name}_host PRIVATE medusa_host)
+    endif()
+    list(APPEND targets ${name}_host)
+  endif()
+  foreach(t IN LISTS targets)
+    target_include_directories(${t} PRIVATE ${arg_INCLUDE_DIRECTORIES})
+    target_compile_definitions(${t} PRIVATE ${arg_COMPILE_DEFINITIONS})
+    target_link_libraries(${t} PRIVATE ${arg_LINK_LIBRARIES})
+  endforeach()
+endfunction()
