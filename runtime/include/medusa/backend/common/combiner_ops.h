@@ -1,0 +1,82 @@
+// The built-in combiner operators (Config::combinerOpType) as functors on the message type, usable
+// on the host and in CUDA kernels / CUB, and the dispatch from the runtime enum to a functor.
+#pragma once
+
+#include <medusa/config.h>
+#include <medusa/error.h>
+#include <medusa/types.h>
+
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+
+namespace medusa::common {
+
+template <class T>
+struct SumOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a + b); }
+};
+template <class T>
+struct MinOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T>
+struct MaxOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T>
+struct ProductOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a * b); }
+};
+// Logical: the result is 0 or 1 in the message type.
+template <class T>
+struct LogicalAndOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const {
+    return static_cast<T>(a != T(0) && b != T(0));
+  }
+};
+template <class T>
+struct LogicalOrOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const {
+    return static_cast<T>(a != T(0) || b != T(0));
+  }
+};
+
+inline const char* combiner_op_name(CombinerOp op) {
+  switch (op) {
+    case MEDUSA_SUM: return "MEDUSA_SUM";
+    case MEDUSA_MIN: return "MEDUSA_MIN";
+    case MEDUSA_MAX: return "MEDUSA_MAX";
+    case MEDUSA_PRODUCT: return "MEDUSA_PRODUCT";
+    case MEDUSA_AND: return "MEDUSA_AND";
+    case MEDUSA_OR: return "MEDUSA_OR";
+  }
+  return "unknown";
+}
+
+// Calls visit(OpFunctor<Msg>{}) for the built-in operator `op`. Built-in operators need an
+// arithmetic message type; for others this throws an Error asking for Combiner(op).
+template <class Msg, class Visitor>
+void visit_builtin_combiner(CombinerOp op, Visitor&& visit) {
+  if constexpr (std::is_arithmetic_v<Msg>) {
+    switch (op) {
+      case MEDUSA_SUM: visit(SumOp<Msg>{}); return;
+      case MEDUSA_MIN: visit(MinOp<Msg>{}); return;
+      case MEDUSA_MAX: visit(MaxOp<Msg>{}); return;
+      case MEDUSA_PRODUCT: visit(ProductOp<Msg>{}); return;
+      case MEDUSA_AND: visit(LogicalAndOp<Msg>{}); return;
+      case MEDUSA_OR: visit(LogicalOrOp<Msg>{}); return;
+    }
+    MEDUSA_THROW("Combiner(): Config::combinerOpType holds an unknown operator (" +
+                 std::to_string(static_cast<int>(op)) + ")");
+  } else {
+    (void)visit;
+    MEDUSA_THROW(std::string("Combiner(): the built-in operator ") + combiner_op_name(op) +
+                 " needs an arithmetic message type, but the message type is " +
+                 typeid(Msg).name() +
+                 "; pass an associative operator instead: Combiner(op) with a struct whose "
+                 "`Message operator()(const Message&, const Message&) const` combines two messages");
+  }
+}
+
+}  // namespace medusa::common

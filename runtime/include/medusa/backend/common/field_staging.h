@@ -1,0 +1,98 @@
+// Moving user fields between the host graph (array of structs, the user's Vertex/Edge) and the
+// structure-of-arrays the device works on. Both backends stage through these on the host; the
+// CUDA backend then copies the contiguous buffers to the GPU.
+#pragma once
+
+#include <medusa/program.h>
+#include <medusa/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace medusa::common {
+
+namespace detail {
+
+// Copies `count` elements of N bytes; record i of the source / destination is found through the
+// strides and, when given, the permutation `order` (applied on the record side).
+template <std::size_t N>
+inline void copy_elements(const std::byte* src, std::size_t src_stride, std::byte* dst,
+                          std::size_t dst_stride, std::size_t count, const EdgeIndex* order,
+                          bool order_on_src) {
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::size_t k = order ? static_cast<std::size_t>(order[i]) : static_cast<std::size_t>(i);
+    const std::size_t si = order_on_src ? k : static_cast<std::size_t>(i);
+    const std::size_t di = order_on_src ? static_cast<std::size_t>(i) : k;
+    std::memcpy(dst + di * dst_stride, src + si * src_stride, N);
+  }
+}
+
+inline void copy_elements_any(const std::byte* src, std::size_t src_stride, std::byte* dst,
+                              std::size_t dst_stride, std::size_t size, std::size_t count,
+                              const EdgeIndex* order, bool order_on_src) {
+  // Fixed sizes let memcpy become a single load/store.
+  switch (size) {
+    case 1: return copy_elements<1>(src, src_stride, dst, dst_stride, count, order, order_on_src);
+    case 2: return copy_elements<2>(src, src_stride, dst, dst_stride, count, order, order_on_src);
+    case 4: return copy_elements<4>(src, src_stride, dst, dst_stride, count, order, order_on_src);
+    case 8: return copy_elements<8>(src, src_stride, dst, dst_stride, count, order, order_on_src);
+    case 16: return copy_elements<16>(src, src_stride, dst, dst_stride, count, order, order_on_src);
+    default: break;
+  }
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::size_t k = order ? static_cast<std::size_t>(order[i]) : static_cast<std::size_t>(i);
+    const std::size_t si = order_on_src ? k : static_cast<std::size_t>(i);
+    const std::size_t di = order_on_src ? static_cast<std::size_t>(i) : k;
+    std::memcpy(dst + di * dst_stride, src + si * src_stride, size);
+  }
+}
+
+}  // namespace detail
+
+// Gathers field `spec` of `count` records (each `record_size` bytes, e.g. sizeof(Vertex)) into the
+// contiguous array `soa` (count * spec.size bytes). With `order`, soa[i] comes from record
+// order[i]: pass Topology::input_edge.data() for edges so the array is in CSR order.
+inline void gather_field(const void* records, std::size_t record_size, std::size_t count,
+                         const FieldSpec& spec, void* soa, const EdgeIndex* order = nullptr) {
+  if (count == 0) return;
+  detail::copy_elements_any(static_cast<const std::byte*>(records) + spec.offset, record_size,
+                            static_cast<std::byte*>(soa), spec.size, spec.size, count, order,
+                            /*order_on_src=*/true);
+}
+
+// The inverse of gather_field: record order[i] (or i) gets soa[i].
+inline void scatter_field(const void* soa, const FieldSpec& spec, void* records,
+                          std::size_t record_size, std::size_t count,
+                          const EdgeIndex* order = nullptr) {
+  if (count == 0) return;
+  detail::copy_elements_any(static_cast<const std::byte*>(soa), spec.size,
+                            static_cast<std::byte*>(records) + spec.offset, record_size, spec.size,
+                            count, order, /*order_on_src=*/false);
+}
+
+// Typed conveniences for vectors of user structs.
+template <class Record>
+void gather_field(const Record* records, std::size_t count, const FieldSpec& spec, void* soa,
+                  const EdgeIndex* order = nullptr) {
+  gather_field(static_cast<const void*>(records), sizeof(Record), count, spec, soa, order);
+}
+template <class Record>
+void scatter_field(const void* soa, const FieldSpec& spec, Record* records, std::size_t count,
+                   const EdgeIndex* order = nullptr) {
+  scatter_field(soa, spec, static_cast<void*>(records), sizeof(Record), count, order);
+}
+
+// Bytes of the structure-of-arrays for `count` elements of every field in `specs`.
+template <class Specs>
+std::size_t soa_bytes(const Specs& specs, std::size_t count) {
+  std::size_t bytes = 0;
+  for (const FieldSpec& f : specs) bytes += f.size * count;
+  return bytes;
+}
+
+}  // namespace medusa::common

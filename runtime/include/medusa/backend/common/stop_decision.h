@@ -1,0 +1,40 @@
+// The end-of-superstep decision, from the votes the functors cast (paper: halt; overview paper:
+// Continue) and maxIteration. Both backends copy the vote slots to the host and ask this.
+#pragma once
+
+#include <medusa/config.h>
+#include <medusa/device_api.h>
+#include <medusa/error.h>
+#include <medusa/program.h>
+
+#include <cstdint>
+#include <string>
+
+namespace medusa::common {
+
+struct StopDecision {
+  bool stop = false;
+  const char* reason = "";  // RunStats::stop_reason when stop
+};
+
+// votes: the kVoteSlots vote slots after superstep `superstep` (counted from 0) finished.
+inline StopDecision decide_stop(const int* votes, std::uint32_t superstep, const Config& conf,
+                                const ProgramUses& uses) {
+  if (votes[kVoteHalt] != 0) return {true, "halt vote"};
+  if (uses.continue_vote && votes[kVoteContinue] == 0) return {true, "no continue vote"};
+  if (conf.maxIteration == 0 || superstep + 1 >= conf.maxIteration) return {true, "maxIteration"};
+  return {false, ""};
+}
+
+// Throws when a functor sent more than m messages along one edge (EdgeHandle::sendMsg flags it).
+// `what` names the launch, e.g. the functor, for the message.
+inline void check_message_overflow(const int* votes, std::uint32_t m, std::uint32_t superstep,
+                                   const std::string& what) {
+  if (votes[kVoteTooManyMessages] == 0) return;
+  MEDUSA_THROW("superstep " + std::to_string(superstep) + ": " + what +
+               " sent more than Config::messagesPerEdge = " + std::to_string(m) +
+               " message(s) along one edge; the extra messages were dropped. Raise "
+               "messagesPerEdge (the paper's m) or send fewer messages per edge per superstep.");
+}
+
+}  // namespace medusa::common
