@@ -1,0 +1,484 @@
+// Each EMV kind, domain and built-in combiner, written the way medusa-cc emits a program: a
+// ProgramTraits specialization, proxies over the SoA arrays, element functors and EmvLaunch
+// specializations. Backend-neutral: also compiled as CUDA by test/runtime/cuda.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/emv_launch.h"
+#include "support/random_graph.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <climits>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace kinds_test {
+
+struct Vertex {
+  int value = 0;  // kUpload only
+  int out = 0;    // kDownload only
+  int count = 0;  // both
+};
+struct Edge {
+  int weight = 0;  // kUpload only
+  int seen = 0;    // both
+};
+
+}  // namespace kinds_test
+
+template <>
+struct medusa::ProgramTraits<kinds_test::Vertex, kinds_test::Edge> {
+  using Vertex = kinds_test::Vertex;
+  using Edge = kinds_test::Edge;
+  using Message = int;
+  struct VertexArrays {
+    int* value;
+    int* out;
+    int* count;
+  };
+  struct EdgeArrays {
+    int* weight;
+    int* seen;
+  };
+  static constexpr std::array<medusa::FieldSpec, 3> vertex_fields{{
+      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload},
+      {"out", offsetof(Vertex, out), sizeof(int), medusa::kDownload},
+      {"count", offsetof(Vertex, count), sizeof(int), medusa::kUpload | medusa::kDownload},
+  }};
+  static constexpr std::array<medusa::FieldSpec, 2> edge_fields{{
+      {"weight", offsetof(Edge, weight), sizeof(int), medusa::kUpload},
+      {"seen", offsetof(Edge, seen), sizeof(int), medusa::kUpload | medusa::kDownload},
+  }};
+  static VertexArrays bind_vertex(void* const* a) {
+    return {static_cast<int*>(a[0]), static_cast<int*>(a[1]), static_cast<int*>(a[2])};
+  }
+  static EdgeArrays bind_edge(void* const* a) {
+    return {static_cast<int*>(a[0]), static_cast<int*>(a[1])};
+  }
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/false,
+                                            /*vertex_frontier=*/true, /*edge_frontier=*/true,
+                                            /*received=*/true, /*messages=*/true};
+};
+
+namespace kinds_test {
+
+using Program = medusa::ProgramTraits<Vertex, Edge>;
+using Ctx = medusa::KernelCtx<int>;
+using VA = Program::VertexArrays;
+using EA = Program::EdgeArrays;
+using medusa::EdgeIndex;
+using medusa::VertexId;
+
+// ---- proxies -----------------------------------------------------------------------------------
+struct VertexProxy : medusa::VertexHandle<int> {
+  int& value;
+  int& out;
+  int& count;
+};
+MEDUSA_HD inline VertexProxy make_vertex(const Ctx& c, const VA& va, VertexId id) {
+  return VertexProxy{{&c, id}, va.value[id], va.out[id], va.count[id]};
+}
+struct HeadProxy : medusa::VertexHandle<int> {
+  const int& value;
+};
+struct EdgeProxy : medusa::EdgeHandle<int> {
+  using message_type = int;
+  using arrays_type = EA;
+  int& weight;
+  int& seen;
+  const VA* va;  // for head(); null in edge lists
+  static MEDUSA_HD EdgeProxy make(const Ctx& c, const EA& a, EdgeIndex e, VertexId head,
+                                  VertexId tail) {
+    return EdgeProxy{{&c, e, head, tail}, a.weight[e], a.seen[e], nullptr};
+  }
+  MEDUSA_HD HeadProxy head() const {
+    return HeadProxy{{medusa_ctx_, medusa_head_}, va->value[medusa_head_]};
+  }
+};
+MEDUSA_HD inline EdgeProxy make_edge(const Ctx& c, const VA& va, const EA& ea, EdgeIndex e) {
+  return EdgeProxy{{&c, e, c.edge_src[e], c.out_dst[e]}, ea.weight[e], ea.seen[e], &va};
+}
+
+// ---- user functors (as the user wrote them, with MEDUSA_HD added) --------------------------------
+struct DoubleValue {  // VERTEX
+  MEDUSA_HD void operator()(VertexProxy& v) const {
+    v.count = v.out + 1000;  // `out` is download-only: the device starts from 0
+    v.out = 2 * v.value + static_cast<int>(medusa::Superstep());
+    v.value = -1;  // upload-only: never copied back
+  }
+};
+struct SendWeightPlusHead {  // EDGE
+  MEDUSA_HD void operator()(EdgeProxy& e) const {
+    e.sendMsg(e.weight + e.head().value);
+    e.seen = e.weight * 3 + e.head().value;
+  }
+};
+struct SendPosition {  // ELIST
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::EdgeList<EdgeProxy>& el) const {
+    for (std::uint32_t i = 0; i < el.size(); ++i) el[i].sendMsg(v.value * 1000 + static_cast<int>(i));
+    v.count = static_cast<int>(v.edge_count());
+  }
+};
+struct SumList {  // MLIST
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::MessageList<int>& ml) const {
+    int s = 0;
+    for (std::uint32_t i = 0; i < ml.size(); ++i) s += ml[i];
+    v.out = s;
+    v.count = static_cast<int>(ml.size()) * 10000 + static_cast<int>(v.in_edge_count());
+  }
+};
+struct TripleMessage {  // MESSAGE
+  MEDUSA_HD void operator()(int& msg) const { msg = msg * 3; }
+};
+struct TakeCombined {  // VERTEX
+  MEDUSA_HD void operator()(VertexProxy& v) const { v.out = v.combined_msg(); }
+};
+struct MarkReceived {  // VERTEX over Domain::Received
+  MEDUSA_HD void operator()(VertexProxy& v) const { v.out = 1; }
+};
+struct ActivateOddEdges {  // EDGE, superstep 0 / count visits of active edges afterwards
+  MEDUSA_HD void operator()(EdgeProxy& e) const {
+    if (medusa::Superstep() == 0) {
+      if (e.weight % 2 != 0) e.SetActive();
+    } else {
+      e.seen = e.seen + 100;
+    }
+  }
+};
+struct ActivateEvenVertices {  // VERTEX: superstep 0 activates, later supersteps count visits
+  MEDUSA_HD void operator()(VertexProxy& v) const {
+    if (medusa::Superstep() == 0) {
+      if (v.value % 2 == 0) v.SetActive();
+    } else {
+      v.out = v.out + 1;
+    }
+  }
+};
+
+// ---- element functors ----------------------------------------------------------------------------
+template <class F>
+struct VertexElement {
+  F f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    f(v);
+  }
+};
+template <class F>
+struct EdgeElement {
+  F f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, EdgeIndex e) const {
+    EdgeProxy p = make_edge(c, va, ea, e);
+    f(p);
+  }
+};
+struct SendPosition_element {
+  SendPosition f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
+    f(v, el);
+  }
+};
+struct SumList_element {
+  SumList f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::MessageList<int> ml(&c, id);
+    f(v, ml);
+  }
+};
+struct TripleMessage_element {
+  TripleMessage f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA&, const EA&, EdgeIndex slot) const {
+    f(c.messages[slot]);
+  }
+};
+
+}  // namespace kinds_test
+
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::DoubleValue, VERTEX, kinds_test::VertexElement<kinds_test::DoubleValue>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendWeightPlusHead, EDGE, kinds_test::EdgeElement<kinds_test::SendWeightPlusHead>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendPosition, ELIST, kinds_test::SendPosition_element, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumList, MLIST, kinds_test::SumList_element, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::TripleMessage, MESSAGE, kinds_test::TripleMessage_element, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::TakeCombined, VERTEX, kinds_test::VertexElement<kinds_test::TakeCombined>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::MarkReceived, VERTEX, kinds_test::VertexElement<kinds_test::MarkReceived>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateOddEdges, EDGE, kinds_test::EdgeElement<kinds_test::ActivateOddEdges>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateEvenVertices, VERTEX, kinds_test::VertexElement<kinds_test::ActivateEvenVertices>, kinds_test::Program)
+
+namespace kinds_test {
+
+using GraphT = medusa::Graph<Vertex, Edge>;
+
+// A random graph with self loops, duplicates and vertices without in-edges; value = 3v + 1,
+// weight = input index + 1.
+GraphT make_graph(std::uint32_t n, std::uint64_t m, std::uint64_t seed) {
+  const auto el = medusa_test::random_graph(n, m, seed);
+  GraphT g(n);
+  for (VertexId v = 0; v < n; ++v) g.vertex(v).value = static_cast<int>(3 * v + 1);
+  for (std::size_t i = 0; i < el.src.size(); ++i) {
+    Edge e;
+    e.weight = static_cast<int>(i) + 1;
+    g.AddEdge(el.src[i], el.dst[i], e);
+  }
+  g.AddEdge(0, 0, Edge{7, 0});  // a self loop for sure
+  g.AddEdge(1, 2, Edge{8, 0});  // and a duplicate pair
+  g.AddEdge(1, 2, Edge{9, 0});
+  return g;
+}
+
+medusa::Config one_step() {
+  medusa::Config c;
+  c.maxIteration = 1;
+  return c;
+}
+
+}  // namespace kinds_test
+
+using namespace kinds_test;
+
+TEST_CASE("VERTEX over all vertices; upload and download directions", "[runtime]") {
+  GraphT g = make_graph(40, 200, 1);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).out = 77;  // not uploaded
+  auto once = medusa::Init_Device_DS(g, one_step());
+  once.Run([] { medusa::EMV<medusa::VERTEX>::Run(DoubleValue{}); });
+  once.Dump_Result(g);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    REQUIRE(g.vertex(v).value == static_cast<int>(3 * v + 1));  // upload-only: not copied back
+    REQUIRE(g.vertex(v).out == 2 * static_cast<int>(3 * v + 1));
+    REQUIRE(g.vertex(v).count == 1000);  // the device's `out` started from 0, not 77
+  }
+
+  medusa::Config conf;
+  conf.maxIteration = 3;
+  auto device = medusa::Init_Device_DS(g, conf);
+  const medusa::RunStats stats = device.Run([] { medusa::EMV<medusa::VERTEX>::Run(DoubleValue{}); });
+  CHECK(stats.supersteps == 3);
+  CHECK(stats.stop_reason == "maxIteration");
+  device.Dump_Result(g);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    REQUIRE(g.vertex(v).out == 2 * -1 + 2);         // superstep 2 saw value -1
+    REQUIRE(g.vertex(v).count == 2 * -1 + 1 + 1000);  // `out` of superstep 1
+  }
+}
+
+TEST_CASE("EDGE sends along rID slots and writes edge fields back in input order", "[runtime]") {
+  GraphT g = make_graph(50, 300, 2);
+  auto device = medusa::Init_Device_DS(g, one_step());
+  const auto stats = device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+    medusa::Combiner();
+    medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+  });
+  CHECK(stats.edges_visited == g.edge_count());
+  device.Dump_Result(g);
+  std::vector<int> expected(g.vertex_count(), 0);
+  for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
+    const int head_value = static_cast<int>(3 * g.edge_src(i) + 1);
+    expected[g.edge_dst(i)] += g.edge(i).weight + head_value;
+    REQUIRE(g.edge(i).seen == g.edge(i).weight * 3 + head_value);
+  }
+  for (VertexId v = 0; v < g.vertex_count(); ++v) REQUIRE(g.vertex(v).out == expected[v]);
+}
+
+TEST_CASE("ELIST sends along out-edges in input order; MLIST reads a vertex's slots", "[runtime]") {
+  GraphT g = make_graph(30, 150, 3);
+  auto device = medusa::Init_Device_DS(g, one_step());
+  device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::ELIST>::Run(SendPosition{});
+    medusa::EMV<medusa::MLIST>::Run(SumList{});
+  });
+  device.Dump_Result(g);
+  std::vector<int> sum(g.vertex_count(), 0), indeg(g.vertex_count(), 0), pos(g.vertex_count(), 0);
+  for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
+    const VertexId u = g.edge_src(i);
+    sum[g.edge_dst(i)] += static_cast<int>(3 * u + 1) * 1000 + pos[u]++;
+    ++indeg[g.edge_dst(i)];
+  }
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    REQUIRE(g.vertex(v).out == sum[v]);
+    REQUIRE(g.vertex(v).count == indeg[v] * 10000 + indeg[v]);
+  }
+}
+
+TEST_CASE("MESSAGE visits every slot; identity for vertices without messages", "[runtime]") {
+  GraphT g(5);
+  for (VertexId v = 0; v < 5; ++v) g.vertex(v).value = static_cast<int>(3 * v + 1);
+  g.AddEdge(0, 1, Edge{2, 0});
+  g.AddEdge(2, 1, Edge{5, 0});
+  g.AddEdge(1, 3, Edge{4, 0});
+  medusa::Config conf = one_step();
+  conf.combinerOpType = medusa::MEDUSA_MIN;
+  auto device = medusa::Init_Device_DS(g, conf);
+  device.Run([] {
+    medusa::InitMessageBuffer(INT_MAX);
+    medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+    medusa::EMV<medusa::MESSAGE>::Run(TripleMessage{});
+    medusa::Combiner();
+    medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+  });
+  device.Dump_Result(g);
+  // values: v0 = 1, v1 = 4, v2 = 7
+  CHECK(g.vertex(1).out == 3 * (2 + 1));  // min(3*(2+1), 3*(5+7))
+  CHECK(g.vertex(3).out == 3 * (4 + 4));
+  CHECK(g.vertex(0).out == INT_MAX);      // no in-edges: the InitMessageBuffer value
+  CHECK(g.vertex(4).out == INT_MAX);
+}
+
+TEST_CASE("Every built-in combiner operator on an int message", "[runtime]") {
+  // Vertex 3 receives 2, 3, 0 (weights + head value 0 via head 4 with value 0 set below);
+  // vertex 2 receives 5, 6; vertex 1 receives nothing.
+  struct Case {
+    medusa::CombinerOp op;
+    int init;
+    int at3, at2, at1;
+  };
+  const Case cases[] = {
+      {medusa::MEDUSA_SUM, 0, 5, 11, 0},       {medusa::MEDUSA_MIN, INT_MAX, 0, 5, INT_MAX},
+      {medusa::MEDUSA_MAX, INT_MIN, 3, 6, INT_MIN}, {medusa::MEDUSA_PRODUCT, 1, 0, 30, 1},
+      {medusa::MEDUSA_AND, 1, 0, 1, 1},        {medusa::MEDUSA_OR, 0, 1, 1, 0},
+  };
+  for (const Case& k : cases) {
+    GraphT g(5);
+    for (VertexId v = 0; v < 5; ++v) g.vertex(v).value = 0;
+    g.AddEdge(4, 3, Edge{2, 0});
+    g.AddEdge(0, 3, Edge{3, 0});
+    g.AddEdge(4, 3, Edge{0, 0});
+    g.AddEdge(0, 2, Edge{5, 0});
+    g.AddEdge(4, 2, Edge{6, 0});
+    medusa::Config conf = one_step();
+    conf.combinerOpType = k.op;
+    auto device = medusa::Init_Device_DS(g, conf);
+    const int init = k.init;
+    device.Run([init] {
+      medusa::InitMessageBuffer(init);
+      medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+      medusa::Combiner();
+      medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+    });
+    device.Dump_Result(g);
+    INFO("operator " << static_cast<int>(k.op));
+    CHECK(g.vertex(3).out == k.at3);
+    CHECK(g.vertex(2).out == k.at2);
+    CHECK(g.vertex(1).out == k.at1);
+  }
+}
+
+TEST_CASE("Domain::Received visits only vertices that got a message this superstep", "[runtime]") {
+  GraphT g(6);
+  g.AddEdge(0, 1, Edge{1, 0});
+  g.AddEdge(0, 4, Edge{1, 0});
+  g.AddEdge(4, 4, Edge{1, 0});
+  g.AddEdge(2, 3, Edge{1, 0});
+  auto device = medusa::Init_Device_DS(g, one_step());
+  device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+    medusa::EMV<medusa::VERTEX>::Run(MarkReceived{}, medusa::Received);
+  });
+  device.Dump_Result(g);
+  const int expected[6] = {0, 1, 0, 1, 1, 0};
+  for (VertexId v = 0; v < 6; ++v) CHECK(g.vertex(v).out == expected[v]);
+}
+
+TEST_CASE("SetActive on edges: Domain::Active for EDGE visits them in the next superstep", "[runtime]") {
+  GraphT g = make_graph(20, 100, 4);
+  medusa::Config conf;
+  conf.maxIteration = 3;
+  auto device = medusa::Init_Device_DS(g, conf);
+  const auto stats = device.Run([] {
+    if (medusa::Superstep() == 0) {
+      medusa::EMV<medusa::EDGE>::Run(ActivateOddEdges{});
+    } else {
+      medusa::EMV<medusa::EDGE>::Run(ActivateOddEdges{}, medusa::Active);
+    }
+  });
+  device.Dump_Result(g);
+  std::uint64_t odd = 0;
+  for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
+    const bool is_odd = g.edge(i).weight % 2 != 0;
+    odd += is_odd;
+    REQUIRE(g.edge(i).seen == (is_odd ? 100 : 0));  // active in superstep 1 only
+  }
+  CHECK(stats.edges_visited == g.edge_count() + odd);
+}
+
+TEST_CASE("SetActive on vertices and host seeds: Domain::Active for VERTEX", "[runtime]") {
+  GraphT g(8);
+  for (VertexId v = 0; v < 8; ++v) g.vertex(v).value = static_cast<int>(v);
+  g.SetActive(3);
+  g.SetActive(5);
+  g.SetActive(3);  // duplicates collapse
+  medusa::Config conf;
+  conf.maxIteration = 3;
+  auto device = medusa::Init_Device_DS(g, conf);
+  device.Run([] { medusa::EMV<medusa::VERTEX>::Run(ActivateEvenVertices{}, medusa::Active); });
+  device.Dump_Result(g);
+  // superstep 0: 3 and 5 (odd) activate nobody; supersteps 1, 2 see an empty frontier.
+  for (VertexId v = 0; v < 8; ++v) CHECK(g.vertex(v).out == 0);
+
+  GraphT h(8);
+  for (VertexId v = 0; v < 8; ++v) h.vertex(v).value = static_cast<int>(v);
+  auto device2 = medusa::Init_Device_DS(h, conf);
+  device2.Run([] {
+    medusa::EMV<medusa::VERTEX>::Run(ActivateEvenVertices{},
+                                     medusa::Superstep() == 0 ? medusa::All : medusa::Active);
+  });
+  device2.Dump_Result(h);
+  // superstep 0 activates the even vertices; superstep 1 visits them; nobody re-activates.
+  for (VertexId v = 0; v < 8; ++v) CHECK(h.vertex(v).out == (v % 2 == 0 ? 1 : 0));
+}
+
+TEST_CASE("Domains an API kind cannot run over are clear errors", "[runtime]") {
+  GraphT g = make_graph(5, 10, 5);
+  auto device = medusa::Init_Device_DS(g, one_step());
+  CHECK_THROWS_WITH(device.Run([] { medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{}, medusa::Received); }),
+                    Catch::Contains("Received") && Catch::Contains("EDGE"));
+  CHECK_THROWS_WITH(device.Run([] { medusa::EMV<medusa::MESSAGE>::Run(TripleMessage{}, medusa::Active); }),
+                    Catch::Contains("MESSAGE") && Catch::Contains("Domain::All"));
+}
+
+TEST_CASE("EMV, InitMessageBuffer and Combiner outside Device::Run are errors", "[runtime]") {
+  CHECK_THROWS_WITH(medusa::EMV<medusa::VERTEX>::Run(DoubleValue{}), Catch::Contains("outside Device::Run"));
+  CHECK_THROWS_WITH(medusa::InitMessageBuffer(0), Catch::Contains("outside Device::Run"));
+  CHECK_THROWS_WITH(medusa::Combiner(), Catch::Contains("outside Device::Run"));
+}
+
+TEST_CASE("An empty graph runs every kind without touching anything", "[runtime]") {
+  GraphT g;
+  medusa::Config conf;
+  conf.maxIteration = 2;
+  auto device = medusa::Init_Device_DS(g, conf);
+  const auto stats = device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+    medusa::EMV<medusa::ELIST>::Run(SendPosition{});
+    medusa::EMV<medusa::MESSAGE>::Run(TripleMessage{});
+    medusa::Combiner();
+    medusa::EMV<medusa::MLIST>::Run(SumList{});
+    medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+  });
+  CHECK(stats.supersteps == 2);
+  CHECK(stats.edges_visited == 0);
+  device.Dump_Result(g);
+  CHECK(g.vertex_count() == 0);
+}
+
+TEST_CASE("Init_Device_DS reports out-of-range vertex ids; Dump_Result checks sizes", "[runtime]") {
+  GraphT g(3);
+  g.AddEdge(0, 1);
+  g.AddEdge(2, 9);
+  CHECK_THROWS_WITH(medusa::Init_Device_DS(g), Catch::Contains("edge 1") && Catch::Contains("9"));
+  GraphT ok(3);
+  ok.AddEdge(0, 1);
+  auto device = medusa::Init_Device_DS(ok);
+  ok.AddVertex();
+  CHECK_THROWS_WITH(device.Dump_Result(ok), Catch::Contains("Dump_Result"));
+  CHECK(device.report().find("3 vertices") != std::string::npos);
+}
