@@ -1,0 +1,145 @@
+// Iteration control: Continue() and Halt() votes, maxIteration and Superstep(). Backend-neutral.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/emv_launch.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace votes_test {
+struct Vertex {
+  int until = 0;    // vote Continue() while Superstep() < until; Halt() at -until when negative
+  int last = -1;    // the last superstep this vertex saw
+  int visits = 0;
+};
+struct Edge {};
+}  // namespace votes_test
+
+template <>
+struct medusa::ProgramTraits<votes_test::Vertex, votes_test::Edge> {
+  using Vertex = votes_test::Vertex;
+  using Edge = votes_test::Edge;
+  using Message = int;
+  struct VertexArrays {
+    int* until;
+    int* last;
+    int* visits;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 3> vertex_fields{{
+      {"until", offsetof(Vertex, until), sizeof(int), medusa::kUpload},
+      {"last", offsetof(Vertex, last), sizeof(int), medusa::kUpload | medusa::kDownload},
+      {"visits", offsetof(Vertex, visits), sizeof(int), medusa::kUpload | medusa::kDownload},
+  }};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) {
+    return {static_cast<int*>(a[0]), static_cast<int*>(a[1]), static_cast<int*>(a[2])};
+  }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, /*halt_vote=*/true,
+                                            false, false, false, /*messages=*/false};
+};
+
+namespace votes_test {
+using Program = medusa::ProgramTraits<Vertex, Edge>;
+using Ctx = medusa::KernelCtx<int>;
+
+struct VertexProxy : medusa::VertexHandle<int> {
+  const int& until;
+  int& last;
+  int& visits;
+};
+struct Vote {
+  MEDUSA_HD void operator()(VertexProxy& v) const {
+    const int s = static_cast<int>(medusa::Superstep());
+    v.last = s;
+    v.visits = v.visits + 1;
+    if (v.until >= 0 && s < v.until) medusa::Continue();
+    if (v.until < 0) {
+      medusa::Continue();
+      if (s == -v.until) medusa::Halt();
+    }
+  }
+};
+struct Vote_element {
+  Vote f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va,
+                            const Program::EdgeArrays&, medusa::VertexId id) const {
+    VertexProxy v{{&c, id}, va.until[id], va.last[id], va.visits[id]};
+    f(v);
+  }
+};
+}  // namespace votes_test
+
+MEDUSA_TEST_EMV_LAUNCH(votes_test::Vote, VERTEX, votes_test::Vote_element, votes_test::Program)
+
+using namespace votes_test;
+
+namespace {
+medusa::Graph<Vertex, Edge> make_graph(const std::vector<int>& until) {
+  medusa::Graph<Vertex, Edge> g(static_cast<medusa::VertexId>(until.size()));
+  for (std::size_t v = 0; v < until.size(); ++v) g.vertex(static_cast<medusa::VertexId>(v)).until = until[v];
+  return g;
+}
+void iteration() { medusa::EMV<medusa::VERTEX>::Run(Vote{}); }
+}  // namespace
+
+TEST_CASE("Continue(): the run ends after the first superstep without a vote", "[runtime]") {
+  auto g = make_graph({2, 5, 3, 0});
+  auto device = medusa::Init_Device_DS(g);
+  const medusa::RunStats stats = device.Run(iteration);  // a plain function, as in the paper
+  CHECK(stats.supersteps == 6);  // superstep 5: nobody votes
+  CHECK(stats.stop_reason == "no continue vote");
+  CHECK(stats.seconds >= 0.0);
+  device.Dump_Result(g);
+  for (medusa::VertexId v = 0; v < 4; ++v) {
+    CHECK(g.vertex(v).last == 5);
+    CHECK(g.vertex(v).visits == 6);
+  }
+}
+
+TEST_CASE("Halt(): one vote stops the run after that superstep", "[runtime]") {
+  auto g = make_graph({100, -3, 100});
+  auto device = medusa::Init_Device_DS(g);
+  const auto stats = device.Run(iteration);
+  CHECK(stats.supersteps == 4);
+  CHECK(stats.stop_reason == "halt vote");
+  device.Dump_Result(g);
+  CHECK(g.vertex(2).last == 3);
+}
+
+TEST_CASE("maxIteration bounds the supersteps", "[runtime]") {
+  auto g = make_graph({100, 100});
+  medusa::Config conf;
+  conf.maxIteration = 7;
+  auto device = medusa::Init_Device_DS(g, conf);
+  const auto stats = device.Run(&iteration);
+  CHECK(stats.supersteps == 7);
+  CHECK(stats.stop_reason == "maxIteration");
+  device.Dump_Result(g);
+  CHECK(g.vertex(0).visits == 7);
+  // A second Run starts again from superstep 0 on the device data left by the first.
+  const auto again = device.Run(iteration);
+  CHECK(again.supersteps == 7);
+  device.Dump_Result(g);
+  CHECK(g.vertex(1).visits == 14);
+  CHECK(g.vertex(1).last == 6);
+
+  medusa::Config none;
+  none.maxIteration = 0;
+  auto idle = medusa::Init_Device_DS(g, none);
+  CHECK(idle.Run(iteration).supersteps == 0);
+}
+
+TEST_CASE("Superstep() is 0 outside a run; Run restores the step state",
+          "[runtime]") {
+  CHECK(medusa::Superstep() == 0);
+  auto g = make_graph({1});
+  auto device = medusa::Init_Device_DS(g);
+  CHECK(device.Run(iteration).supersteps == 2);
+  CHECK(medusa::Superstep() == 0);  // the step state is restored after Run
+}
