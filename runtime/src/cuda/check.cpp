@@ -1,7 +1,7 @@
 // Formatting of CUDA errors for MEDUSA_CUDA_CHECK.
 #include <medusa/backend/cuda/check.h>
 
-namespace medusa::cuda {
+namespace medusa::gpu {
 
 std::string error_advice(cudaError_t err) {
   switch (err) {
@@ -10,8 +10,10 @@ std::string error_advice(cudaError_t err) {
              "CUDA_VISIBLE_DEVICES, or build the program for the host backend "
              "(-DMEDUSA_BACKEND_HOST).";
     case cudaErrorInsufficientDriver:
-      return "The NVIDIA driver is older than the CUDA runtime this program was built with "
-             "(CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+      return "No usable NVIDIA driver: either none is installed (no GPU on this machine; build "
+             "for the host backend with -DMEDUSA_BACKEND_HOST) or it is older than the CUDA "
+             "runtime this program was built with (CUDA " +
+             std::to_string(CUDART_VERSION / 1000) + "." +
              std::to_string(CUDART_VERSION % 1000 / 10) + "): update the driver.";
     case cudaErrorMemoryAllocation:
       return "The GPU ran out of memory: use a smaller graph, fewer fields, a smaller "
@@ -44,4 +46,4 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
   throw Error(format_cuda_error(err, call), file, line);
 }
 
-}  // namespace medusa::cuda
+}  // namespace medusa::gpu

@@ -1,0 +1,101 @@
+// The kernels of the CUDA backend. Layering as in CUB: exec.cuh / session.cuh (public API) ->
+// launch.cuh (grid sizing, dispatch) -> these kernels. Every kernel is a grid-stride loop, so
+// one launch configuration covers any element count.
+#pragma once
+
+#include <medusa/device_api.h>
+#include <medusa/types.h>
+
+#include <cstdint>
+
+namespace medusa::gpu::kernels {
+
+inline constexpr int kBlock = 256;
+
+// Where the element ids of one EMV launch come from.
+//   All:     0 .. n-1
+//   Queue:   queue[0 .. n-1] (a compacted frontier)
+//   Flagged: the i in 0 .. n-1 with flags[i] != 0 (a flag scan, no compaction pass)
+enum class Source { All, Queue, Flagged };
+
+// Runs the generated element functor f(c, va, ea, id) for every id of the source. The context,
+// the SoA pointer structs and the functor are __grid_constant__: the proxies the functor builds
+// keep their addresses (VertexHandle::medusa_ctx_), so no per-thread copies are made.
+template <Source S, class Index, class Msg, class VA, class EA, class Element>
+__global__ void __launch_bounds__(kBlock)
+    apply_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                 const __grid_constant__ EA ea, const __grid_constant__ Element f,
+                 const Index* __restrict__ ids, const std::uint8_t* __restrict__ flags,
+                 std::uint64_t n) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    if constexpr (S == Source::All) {
+      f(c, va, ea, static_cast<Index>(i));
+    } else if constexpr (S == Source::Queue) {
+      f(c, va, ea, ids[i]);
+    } else {
+      if (flags[i] != 0) f(c, va, ea, static_cast<Index>(i));
+    }
+  }
+}
+
+// dst[0 .. n-1] = value (InitMessageBuffer).
+template <class T>
+__global__ void __launch_bounds__(kBlock) fill_kernel(T* __restrict__ dst, std::uint64_t n, T value) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    dst[i] = value;
+}
+
+// dst[i] = src[i] * m (the message segment offsets for m > 1).
+template <class Offset>
+__global__ void __launch_bounds__(kBlock)
+    scale_offsets_kernel(Offset* __restrict__ dst, const Offset* __restrict__ src,
+                         std::uint64_t n, std::uint32_t m) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    dst[i] = src[i] * m;
+}
+
+// Frontier promotion in one pass: appends every i with flags[i] != 0 to queue, clears the flag,
+// and counts the selected elements (and, for vertices, the sum of their out-degrees, so RunStats
+// knows the edges an ELIST launch over the frontier visits). One atomic per warp: lanes agree on
+// their positions with a ballot. The queue is ascending within each warp's 32 ids, not globally
+// sorted; the paper's queue has no order either.
+template <class Index>
+__global__ void __launch_bounds__(kBlock)
+    compact_flags_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Index* __restrict__ queue,
+                         unsigned long long* __restrict__ count,
+                         const EdgeIndex* __restrict__ out_offsets,
+                         unsigned long long* __restrict__ degree_sum) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const unsigned lane = threadIdx.x & 31u;
+  // Every lane of a warp runs the same number of iterations (the bound is on the warp's base), so
+  // the ballot below always has the full warp.
+  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x +
+                            (threadIdx.x & ~31u);
+       base < n; base += stride) {
+    const std::uint64_t i = base + lane;
+    const bool set = i < n && flags[i] != 0;
+    const unsigned mask = __ballot_sync(0xffffffffu, set);
+    if (mask == 0) continue;
+    unsigned long long first = 0;
+    if (lane == 0) first = atomicAdd(count, static_cast<unsigned long long>(__popc(mask)));
+    first = __shfl_sync(0xffffffffu, first, 0);
+    unsigned long long deg = 0;
+    if (set) {
+      flags[i] = 0;
+      queue[first + __popc(mask & ((1u << lane) - 1u))] = static_cast<Index>(i);
+      if (out_offsets != nullptr) deg = out_offsets[i + 1] - out_offsets[i];
+    }
+    if (out_offsets != nullptr) {
+      for (int o = 16; o > 0; o >>= 1) deg += __shfl_down_sync(0xffffffffu, deg, o);
+      if (lane == 0 && deg != 0) atomicAdd(degree_sum, deg);
+    }
+  }
+}
+
+}  // namespace medusa::gpu::kernels

@@ -1,0 +1,53 @@
+// How many device bytes a Session needs, computed before anything is allocated, so that a graph
+// too large for the GPU fails with "needs N bytes, only M free" instead of a bare out-of-memory
+// halfway through Init_Device_DS. Session allocates exactly the items listed here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace medusa::gpu {
+
+// The sizes that determine a Session's device footprint.
+struct GraphShape {
+  std::uint64_t vertices = 0;
+  std::uint64_t edges = 0;
+  std::uint32_t messages_per_edge = 1;  // m
+  std::size_t message_bytes = 0;        // sizeof(Message)
+  std::size_t vertex_field_bytes = 0;   // sum of sizeof(field) over the device vertex fields
+  std::size_t edge_field_bytes = 0;     // the same for edge fields
+  bool vertex_frontier = false;
+  bool edge_frontier = false;
+  bool received = false;
+  std::size_t temp_bytes = 0;  // CUB temporary storage (segmented reduce)
+};
+
+struct MemoryItem {
+  std::string name;
+  std::uint64_t bytes;  // saturates at UINT64_MAX instead of wrapping
+};
+
+struct MemoryPlan {
+  std::vector<MemoryItem> items;
+  std::uint64_t total() const;
+  // One line per item, largest first, for report().
+  std::string describe() const;
+};
+
+MemoryPlan plan_memory(const GraphShape& shape);
+
+// "graph needs N bytes (...) on <device>, only M free (V vertices, E edges, m=...)" plus the
+// largest items and what to do.
+std::string memory_shortfall_message(const MemoryPlan& plan, const GraphShape& shape,
+                                     std::uint64_t free_bytes, const std::string& device_name);
+
+// Throws medusa::Error with memory_shortfall_message when plan.total() > free_bytes.
+void require_fits(const MemoryPlan& plan, const GraphShape& shape, std::uint64_t free_bytes,
+                  const std::string& device_name);
+
+// "1.50 GiB" style, for messages.
+std::string human_bytes(std::uint64_t bytes);
+
+}  // namespace medusa::gpu

@@ -1,0 +1,131 @@
+// Host-side pieces of the CUDA backend that need no GPU: the device-memory plan and the
+// needed-vs-free error, and the formatting of MEDUSA_CUDA_CHECK failures. Built as plain C++
+// (CUDA runtime API only) and run in CI without the `gpu` label.
+#include <medusa/backend/cuda/check.h>
+#include <medusa/backend/cuda/memory_plan.h>
+#include <medusa/error.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+using namespace medusa;
+
+namespace {
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("memory plan counts every device array a Session allocates", "[cuda][runtime]") {
+  gpu::GraphShape g;
+  g.vertices = 1000;
+  g.edges = 16000;
+  g.messages_per_edge = 1;
+  g.message_bytes = 4;
+  g.vertex_field_bytes = 4 + 8;
+  g.edge_field_bytes = 4;
+  const std::uint64_t base = 2 * 1001 * 8      // out_offsets, in_offsets
+                             + 16000 * (4 + 4 + 8)  // out_dst, edge_src, rid
+                             + 1000 * 12 + 16000 * 4  // fields
+                             + 16000 * 4            // message buffer
+                             + 1000 * 4             // combined
+                             + 64;                  // step counters
+  CHECK(gpu::plan_memory(g).total() == base);
+
+  g.vertex_frontier = true;
+  g.edge_frontier = true;
+  g.received = true;
+  g.temp_bytes = 512;
+  CHECK(gpu::plan_memory(g).total() == base + 1000 * 5 + 16000 * 9 + 1000 + 512);
+
+  g.messages_per_edge = 3;  // three slots per edge, per-edge send counts, scaled offsets
+  CHECK(gpu::plan_memory(g).total() ==
+        base + 1000 * 5 + 16000 * 9 + 1000 + 512 + 16000 * 4 * 2 + 16000 * 4 + 1001 * 8);
+}
+
+TEST_CASE("a graph too large for the GPU fails before allocating, with needed vs free",
+          "[cuda][runtime]") {
+  // Kronecker scale 30 with edge factor 16, symmetrized: far beyond any single GPU.
+  gpu::GraphShape g;
+  g.vertices = 1ull << 30;
+  g.edges = 1ull << 35;
+  g.messages_per_edge = 2;
+  g.message_bytes = 8;
+  g.vertex_field_bytes = 4;
+  const gpu::MemoryPlan plan = gpu::plan_memory(g);
+  const std::uint64_t free_bytes = 80ull << 30;
+  REQUIRE(plan.total() > free_bytes);
+  try {
+    gpu::require_fits(plan, g, free_bytes, "NVIDIA H100 80GB HBM3");
+    FAIL("require_fits did not throw");
+  } catch (const Error& e) {
+    const std::string m = e.message();
+    CHECK(contains(m, "graph needs " + std::to_string(plan.total()) + " bytes"));
+    CHECK(contains(m, "on NVIDIA H100 80GB HBM3, only " + std::to_string(free_bytes)));
+    CHECK(contains(m, "1073741824 vertices, 34359738368 edges, m=2"));
+    CHECK(contains(m, "message buffer"));  // the largest items are listed
+    CHECK(contains(m, "gpuCount"));        // and what to do
+    CHECK(contains(e.what(), "memory_plan.cpp:"));  // located
+  }
+  // Exactly enough is enough.
+  CHECK_NOTHROW(gpu::require_fits(plan, g, plan.total(), "x"));
+  CHECK_THROWS_AS(gpu::require_fits(plan, g, plan.total() - 1, "x"), Error);
+}
+
+TEST_CASE("memory plan saturates instead of wrapping around", "[cuda][runtime]") {
+  gpu::GraphShape g;
+  g.vertices = 1;
+  g.edges = ~0ull / 2;
+  g.messages_per_edge = 1u << 31;
+  g.message_bytes = 64;
+  const gpu::MemoryPlan plan = gpu::plan_memory(g);
+  CHECK(plan.total() == ~0ull);
+  CHECK_THROWS_WITH(gpu::require_fits(plan, g, 1ull << 40, "x"),
+                    Catch::Matchers::Contains("more than 16 EiB"));
+}
+
+TEST_CASE("human_bytes", "[cuda][runtime]") {
+  CHECK(gpu::human_bytes(512) == "512 B");
+  CHECK(gpu::human_bytes(3ull << 29) == "1.50 GiB");
+}
+
+TEST_CASE("MEDUSA_CUDA_CHECK throws medusa::Error with location, call, name and advice",
+          "[cuda][runtime]") {
+  // cudaGetErrorName/String work without a GPU, so failing "calls" can be simulated.
+  try {
+    MEDUSA_CUDA_CHECK(cudaErrorMemoryAllocation);
+    FAIL("no throw");
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    CHECK(contains(what, "cuda_host_test.cpp:"));
+    CHECK(contains(e.message(), "cudaErrorMemoryAllocation failed: cudaErrorMemoryAllocation ("));
+    CHECK(contains(e.message(), "out of memory"));
+    CHECK(contains(e.message(), "messagesPerEdge"));
+  }
+  CHECK_NOTHROW([] { MEDUSA_CUDA_CHECK(cudaSuccess); }());
+  const std::string nodev = gpu::format_cuda_error(cudaErrorNoDevice, "cudaSetDevice(0)");
+  CHECK(contains(nodev, "cudaSetDevice(0) failed: cudaErrorNoDevice"));
+  CHECK(contains(nodev, "MEDUSA_BACKEND_HOST"));
+  CHECK(contains(gpu::format_cuda_error(cudaErrorInsufficientDriver, "x"), "update the driver"));
+  CHECK(contains(gpu::format_cuda_error(cudaErrorNoKernelImageForDevice, "x"),
+                 "CMAKE_CUDA_ARCHITECTURES"));
+  // An error without specific advice still names itself.
+  CHECK(gpu::format_cuda_error(cudaErrorInvalidValue, "f()") ==
+        std::string("f() failed: cudaErrorInvalidValue (") + cudaGetErrorString(cudaErrorInvalidValue) +
+            ").");
+}
+
+TEST_CASE("MEDUSA_CUDA_CHECK_LAUNCH reports a pending launch error", "[cuda][runtime]") {
+  // Without a kernel launch the last error is whatever the runtime recorded; on a machine
+  // without a GPU that is cudaErrorNoDevice (or success when a GPU is present). Either way the
+  // macro must not throw for success and must throw medusa::Error otherwise.
+  const cudaError_t pending = cudaPeekAtLastError();
+  if (pending == cudaSuccess) {
+    CHECK_NOTHROW([] { MEDUSA_CUDA_CHECK_LAUNCH("nothing"); }());
+  } else {
+    CHECK_THROWS_WITH([] { MEDUSA_CUDA_CHECK_LAUNCH("nothing"); }(),
+                      Catch::Matchers::Contains("launch of nothing failed"));
+  }
+}
