@@ -1,0 +1,151 @@
+#include "sample_cli.h"
+
+#include <medusa/io/generators.h>
+#include <medusa/io/graph_file.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+
+namespace medusa::samples {
+namespace {
+
+std::string g_backend = "host";
+
+[[noreturn]] void usage(const Options& o, const std::string& description, const std::string& error) {
+  std::ostream& out = error.empty() ? std::cout : std::cerr;
+  if (!error.empty()) out << o.program << ": " << error << "\n\n";
+  out << description << "\n\n"
+      << "usage: " << o.program << " [graph-file] [options]\n"
+      << "  graph-file        .mtx .txt/.el (SNAP) .gr (DIMACS) .graph (METIS) .medusa-bin,\n"
+      << "                    optionally .xz/.gz; default: a generated R-MAT graph\n"
+      << "  --scale N         R-MAT scale of the generated graph (default 14)\n"
+      << "  --source V        source vertex (default 0)\n"
+      << "  --iterations N    maximum supersteps\n"
+      << "  --backend B       cuda or host (must match this binary: " << g_backend << ")\n"
+      << "  --gpus N          GPUs to use (default 1)\n"
+      << "  --weights LO:HI   range of generated integer edge weights (default 1:255)\n"
+      << "  --seed S          seed for generated graphs and weights (default 1)\n"
+      << "  --symmetrize      add the reverse of every edge\n"
+      << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
+      << "  --output FILE     write per-vertex results\n"
+      << "  --verbose         print the runtime's layout and memory report\n";
+  std::exit(error.empty() ? 0 : 2);
+}
+
+std::uint64_t parse_number(const Options& o, const std::string& description, const std::string& flag,
+                           const char* text) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0') usage(o, description, flag + " expects a number, got '" + text + "'");
+  return v;
+}
+
+// splitmix64: weights must not depend on the standard library's distributions.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Options parse_options_for(int argc, char** argv, const std::string& description, const std::string& backend) {
+  Options o;
+  o.program = argc > 0 ? argv[0] : "sample";
+  g_backend = backend;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage(o, description, a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") usage(o, description, "");
+    else if (a == "--source") o.source = static_cast<VertexId>(parse_number(o, description, a, value()));
+    else if (a == "--iterations") o.iterations = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
+    else if (a == "--scale") o.generated_scale = static_cast<unsigned>(parse_number(o, description, a, value()));
+    else if (a == "--gpus") o.gpus = static_cast<int>(parse_number(o, description, a, value()));
+    else if (a == "--seed") o.seed = parse_number(o, description, a, value());
+    else if (a == "--backend") o.backend = value();
+    else if (a == "--output") o.output = value();
+    else if (a == "--weights") {
+      const std::string w = value();
+      const auto colon = w.find(':');
+      if (colon == std::string::npos) usage(o, description, "--weights expects LO:HI, got '" + w + "'");
+      o.weight_lo = static_cast<std::uint32_t>(parse_number(o, description, a, w.substr(0, colon).c_str()));
+      o.weight_hi = static_cast<std::uint32_t>(parse_number(o, description, a, w.substr(colon + 1).c_str()));
+      if (o.weight_lo > o.weight_hi) usage(o, description, "--weights: LO is larger than HI");
+    } else if (a == "--symmetrize") o.symmetrize = true;
+    else if (a == "--validate") o.validate = true;
+    else if (a == "--verbose") o.verbose = true;
+    else if (!a.empty() && a[0] == '-') usage(o, description, "unknown option " + a);
+    else if (o.graph_file.empty()) o.graph_file = a;
+    else usage(o, description, "more than one graph file given");
+  }
+  if (!o.backend.empty() && o.backend != "cuda" && o.backend != "host")
+    usage(o, description, "--backend must be cuda or host");
+  if (!o.backend.empty() && o.backend != backend)
+    usage(o, description, "this binary runs the " + backend + " backend; use the " +
+                              (o.backend == "host" ? "<sample>_host" : "<sample> (CUDA)") + " binary");
+  if (o.gpus < 1) usage(o, description, "--gpus must be at least 1");
+  return o;
+}
+
+EdgeList load_edges(const Options& opt) {
+  io::EdgeListData data;
+  if (opt.graph_file.empty()) {
+    io::GeneratorOptions g;
+    g.seed = opt.seed;
+    g.symmetrize = opt.symmetrize;
+    data = io::generate_rmat(opt.generated_scale, 16, g);
+  } else {
+    io::ReadOptions r;
+    r.symmetrize = opt.symmetrize;
+    data = io::read_graph(opt.graph_file, r);
+  }
+  EdgeList out;
+  out.vertex_count = data.vertex_count;
+  out.src = std::move(data.src);
+  out.dst = std::move(data.dst);
+  out.weight.resize(out.src.size());
+  const std::uint64_t span = std::uint64_t{opt.weight_hi} - opt.weight_lo + 1;
+  for (std::size_t e = 0; e < out.src.size(); ++e) {
+    if (!data.weight.empty()) {
+      out.weight[e] = static_cast<std::uint32_t>(data.weight[e]);
+    } else {
+      // Weights depend on the edge's endpoints, so both directions of an undirected edge agree.
+      const VertexId a = std::min(out.src[e], out.dst[e]), b = std::max(out.src[e], out.dst[e]);
+      out.weight[e] = opt.weight_lo + static_cast<std::uint32_t>(
+                                          mix(opt.seed ^ ((std::uint64_t{a} << 32) | b)) % span);
+    }
+  }
+  out.description = (opt.graph_file.empty() ? "generated R-MAT scale " + std::to_string(opt.generated_scale)
+                                            : opt.graph_file) +
+                    ": " + std::to_string(out.vertex_count) + " vertices, " +
+                    std::to_string(out.src.size()) + " edges";
+  return out;
+}
+
+void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {
+  const double ms = stats.seconds * 1e3;
+  const double teps = stats.seconds > 0 ? static_cast<double>(stats.edges_visited) / stats.seconds : 0.0;
+  std::printf("%s: %u supersteps, %.3f ms, %.3f GTEPS (%llu edges visited, graph has %llu), stop: %s\n",
+              name.c_str(), stats.supersteps, ms, teps / 1e9,
+              static_cast<unsigned long long>(stats.edges_visited), static_cast<unsigned long long>(edges),
+              stats.stop_reason.c_str());
+}
+
+int report_validation(const std::string& what, std::size_t mismatches,
+                      const std::vector<std::string>& first_mismatches) {
+  if (mismatches == 0) {
+    std::printf("validation: PASSED (%s)\n", what.c_str());
+    return 0;
+  }
+  std::printf("validation: FAILED (%s): %zu mismatches\n", what.c_str(), mismatches);
+  for (const auto& m : first_mismatches) std::printf("  %s\n", m.c_str());
+  return 1;
+}
+
+}  // namespace medusa::samples

@@ -1,0 +1,78 @@
+// Command-line conventions shared by every sample:
+//   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus N]
+//            [--weights LO:HI] [--seed S] [--symmetrize] [--validate] [--output FILE] [--verbose]
+// With no graph file the sample generates a small R-MAT graph, so it always runs.
+#pragma once
+
+#include <medusa/config.h>
+#include <medusa/graph.h>
+#include <medusa/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace medusa::samples {
+
+struct Options {
+  std::string program;
+  std::string graph_file;         // empty: generate
+  unsigned generated_scale = 14;  // R-MAT scale used when no file is given
+  VertexId source = 0;
+  std::uint32_t iterations = 0;   // 0: the sample's default
+  std::string backend;            // empty: the one this binary was built for
+  int gpus = 1;
+  std::uint32_t weight_lo = 1, weight_hi = 255;
+  std::uint64_t seed = 1;
+  bool symmetrize = false;
+  bool validate = false;
+  bool verbose = false;
+  std::string output;
+};
+
+// The backend the including translation unit is compiled for ("cuda" or "host").
+inline std::string compiled_backend() {
+#if defined(MEDUSA_BACKEND_CUDA)
+  return "cuda";
+#else
+  return "host";
+#endif
+}
+
+// Parses argv; prints usage and exits the *program* (this is sample code, not the library) on
+// --help or bad arguments.
+Options parse_options_for(int argc, char** argv, const std::string& description, const std::string& backend);
+inline Options parse_options(int argc, char** argv, const std::string& description) {
+  return parse_options_for(argc, argv, description, compiled_backend());
+}
+
+// A loaded or generated edge list, with integer weights (from the file, else generated from seed).
+struct EdgeList {
+  VertexId vertex_count = 0;
+  std::vector<VertexId> src, dst;
+  std::vector<std::uint32_t> weight;
+  std::string description;  // "karate.mtx: 34 vertices, 156 edges"
+};
+EdgeList load_edges(const Options& opt);
+
+// Builds a Graph with the loaded edges; `set_weight(edge, w)` stores a weight into the user's edge.
+template <class V, class E, class SetWeight>
+Graph<V, E> make_graph(const EdgeList& in, SetWeight set_weight) {
+  Graph<V, E> g(in.vertex_count);
+  g.SetEdges(in.src, in.dst);
+  for (EdgeIndex e = 0; e < in.src.size(); ++e) set_weight(g.edge(e), in.weight[e]);
+  return g;
+}
+template <class V, class E>
+Graph<V, E> make_graph(const EdgeList& in) {
+  return make_graph<V, E>(in, [](E&, std::uint32_t) {});
+}
+
+// "supersteps 30, 1.234 ms, 0.52 GTEPS (edges visited / time)" on stdout.
+void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges);
+
+// Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1).
+int report_validation(const std::string& what, std::size_t mismatches,
+                      const std::vector<std::string>& first_mismatches);
+
+}  // namespace medusa::samples

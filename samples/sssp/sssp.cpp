@@ -1,0 +1,114 @@
+// Single-source shortest paths in the style of the Medusa overview paper's Figure 1:
+// an EDGE functor reads its head vertex and sends tentative distances, a min-Combiner picks the
+// best, a VERTEX functor keeps improvements and votes to continue. Plain C++, no CUDA.
+#include <medusa/medusa.h>
+
+#include "../common/sample_cli.h"
+#include "sssp_cpu.h"
+
+#include <climits>
+#include <cstdio>
+#include <string>
+
+using namespace medusa;
+
+// ---- Data structure definitions
+struct Vertex : VertexBase<unsigned int> {
+  unsigned int distance;
+  bool updated;
+};
+struct Edge : EdgeBase<Vertex> {
+  unsigned int length;
+};
+
+// ---- Device code APIs
+/* EDGE API */
+struct SendDistance {
+  void operator()(Edge& e) const {
+    const Vertex& head = e.head();
+    if (head.updated) {
+      unsigned int msg = head.distance + e.length;
+      e.sendMsg(msg);
+    }
+  }
+};
+
+/* VERTEX API */
+struct UpdateDistance {
+  void operator()(Vertex& v) const {
+    unsigned int min_msg = v.combined_msg();
+    if (min_msg < v.distance) {
+      v.distance = min_msg;
+      v.updated = true;
+      Continue();
+    } else {
+      v.updated = false;
+    }
+  }
+};
+
+// ---- Iteration definition
+void SSSP() {
+  /* Initiate message buffer to UINT_MAX */
+  InitMessageBuffer(UINT_MAX);
+  /* Invoke the EDGE API */
+  EMV<EDGE>::Run(SendDistance{});
+  /* Invoke the message combiner */
+  Combiner();
+  /* Invoke the VERTEX API */
+  EMV<VERTEX>::Run(UpdateDistance{});
+}
+
+// ---- Configurations and API execution
+int main(int argc, char** argv) {
+  samples::Options opt = samples::parse_options(argc, argv, "SSSP, edge-oriented (EDGE + min-Combiner + VERTEX)");
+  const samples::EdgeList edges = samples::load_edges(opt);
+  std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
+  if (opt.source >= edges.vertex_count) {
+    std::fprintf(stderr, "sssp: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
+    return 2;
+  }
+
+  Graph<Vertex, Edge> my_graph =
+      samples::make_graph<Vertex, Edge>(edges, [](Edge& e, unsigned int w) { e.length = w; });
+  for (Vertex& v : my_graph.vertices()) {
+    v.distance = UINT_MAX;
+    v.updated = false;
+  }
+  my_graph.vertex(opt.source).distance = 0;
+  my_graph.vertex(opt.source).updated = true;
+
+  Config conf;
+  conf.combinerOpType = MEDUSA_MIN;
+  conf.gpuCount = opt.gpus;
+  if (opt.iterations) conf.maxIteration = opt.iterations;
+  conf.verbose = opt.verbose;
+  auto device = Init_Device_DS(my_graph, conf);
+  RunStats stats = device.Run(SSSP);
+  device.Dump_Result(my_graph);
+  samples::print_summary("sssp", stats, my_graph.edge_count());
+
+  if (!opt.output.empty()) {
+    std::FILE* out = std::fopen(opt.output.c_str(), "w");
+    if (!out) {
+      std::fprintf(stderr, "sssp: cannot write %s\n", opt.output.c_str());
+      return 1;
+    }
+    for (VertexId v = 0; v < my_graph.vertex_count(); ++v) std::fprintf(out, "%u %u\n", v, my_graph.vertex(v).distance);
+    std::fclose(out);
+  }
+  if (!opt.validate) return 0;
+
+  const std::vector<std::uint64_t> expected =
+      sssp_cpu(edges.vertex_count, edges.src, edges.dst, edges.weight, opt.source);
+  std::size_t mismatches = 0;
+  std::vector<std::string> first;
+  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) {
+    const std::uint64_t got = my_graph.vertex(v).distance;
+    const std::uint64_t want = expected[v] == kUnreachable ? UINT_MAX : expected[v];
+    if (got != want && ++mismatches <= 5)
+      first.push_back("vertex " + std::to_string(v) + ": got " + std::to_string(got) + ", expected " +
+                      std::to_string(want));
+  }
+  return samples::report_validation("SSSP distances vs Dijkstra, exact", mismatches, first);
+}
