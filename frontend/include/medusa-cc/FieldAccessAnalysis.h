@@ -1,0 +1,49 @@
+// Stage 2 (the part a compiler buys over a template library): which vertex, edge and head-vertex
+// fields a functor reads and writes, and which Medusa built-ins it uses (sendMsg, SetActive,
+// Continue, Halt, Superstep, head()). Only the fields found here travel to the device.
+#pragma once
+
+#include "medusa-cc/AstQueries.h"
+#include "medusa-cc/ProgramModel.h"
+
+#include <clang/AST/ASTContext.h>
+
+#include <vector>
+
+namespace medusa::cc {
+
+enum class FieldOwner { Vertex, Edge, HeadVertex };
+
+struct FieldAccess {
+  FieldOwner owner;
+  const clang::FieldDecl* field;
+  bool read = false;
+  bool written = false;
+  bool unconditional = false;  // a top-level statement of operator()
+  clang::SourceLocation location;
+};
+
+class FieldAccessAnalysis {
+ public:
+  FieldAccessAnalysis(clang::ASTContext& context, const GraphTypes& types)
+      : context_(context), types_(types) {}
+
+  // Analyses `call_operator` and the user functions it reaches; fills the field and built-in
+  // parts of `info` and returns every field access found.
+  std::vector<FieldAccess> analyze(const clang::CXXMethodDecl& call_operator,
+                                   const std::vector<const clang::FunctionDecl*>& reachable,
+                                   FunctorInfo& info);
+
+  // How an lvalue expression is used by its parents: read, written or both.
+  struct Use {
+    bool read = false;
+    bool written = false;
+  };
+  Use classifyUse(const clang::Expr& expr);
+
+ private:
+  clang::ASTContext& context_;
+  const GraphTypes& types_;
+};
+
+}  // namespace medusa::cc

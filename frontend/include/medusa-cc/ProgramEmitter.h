@@ -1,0 +1,53 @@
+// Stage 4: writes the translated file from the program model and the user's text, filling the
+// templates of codegen-templates/ in the shape docs/design/codegen-contract.md fixes.
+#pragma once
+
+#include "medusa-cc/ProgramModel.h"
+#include "medusa-cc/TemplateEngine.h"
+
+#include <string>
+
+namespace medusa::cc {
+
+struct EmitOptions {
+  std::string source_display;   // the user's file as #line directives and the header name it
+  std::string output_name;      // the generated file as its own #line directives name it
+  bool host_backend = false;    // defines MEDUSA_BACKEND_HOST at the top
+  bool line_directives = true;
+  std::string version;
+};
+
+class ProgramEmitter {
+ public:
+  ProgramEmitter(const ProgramModel& model, const std::string& source_text,
+                 const TemplateEngine& templates)
+      : model_(model), source_(source_text), templates_(templates) {}
+
+  std::string emit(const EmitOptions& options) const;
+
+  // Pieces, public for unit tests.
+  std::string programTraits() const;
+  std::string functorBegin(const FunctorInfo& functor) const;
+  std::string functorEnd(const FunctorInfo& functor) const;
+
+ private:
+  struct DeviceField {
+    const FieldInfo* field;
+    std::vector<std::string> readers, writers;
+    bool upload = false, download = false;
+  };
+  std::vector<DeviceField> deviceFields(bool vertex) const;
+  std::string vertexProxy(const std::string& name, const std::map<std::string, FieldUse>& uses,
+                          bool read_only) const;
+  std::string fieldInits(const RecordInfo& record, const std::map<std::string, FieldUse>& uses,
+                         const std::string& arrays, const std::string& index) const;
+  std::string elementBody(const FunctorInfo& functor) const;
+  // The user's text in [begin, end) with MEDUSA_HD inserted where the model says.
+  std::string userText(unsigned begin, unsigned end) const;
+
+  const ProgramModel& model_;
+  const std::string& source_;
+  const TemplateEngine& templates_;
+};
+
+}  // namespace medusa::cc

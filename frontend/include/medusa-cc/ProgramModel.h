@@ -1,0 +1,130 @@
+// The plain-C++ description of one Medusa program that the later stages (emitter, --emit-model)
+// work from. Nothing here refers to Clang: the analysis fills it, the emitter only reads it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace medusa::cc {
+
+// The five EMV API kinds of the paper's Table 1 (mirrors medusa::ApiKind).
+enum class ApiKind { Elist, Edge, Mlist, Message, Vertex };
+const char* apiKindName(ApiKind kind);  // "ELIST", ...
+std::optional<ApiKind> apiKindFromRuntimeValue(int64_t value);  // medusa::ApiKind enumerator value
+
+// The domain argument of one EMV<K>::Run call; Dynamic when it is not a constant.
+enum class DomainUse { All, Active, Received, Dynamic };
+const char* domainName(DomainUse domain);
+
+// A text region [begin, end) of the main file, in bytes, with its first and last line (1-based).
+struct SourceRegion {
+  unsigned begin_offset = 0;
+  unsigned end_offset = 0;
+  unsigned begin_line = 0;
+  unsigned end_line = 0;
+};
+
+struct FieldInfo {
+  std::string name;
+  std::string type;     // fully qualified, as the emitted code spells it
+  uint64_t offset = 0;  // bytes, offsetof(record, name)
+  unsigned line = 0;
+};
+
+struct RecordInfo {
+  std::string name;        // the user's spelling ("Vertex"), also the proxy name
+  std::string qualified;   // "::Vertex"
+  std::vector<FieldInfo> fields;
+  unsigned line = 0;
+  SourceRegion region;     // whole lines of the definition
+  const FieldInfo* field(const std::string& field_name) const;
+};
+
+struct FieldUse {
+  bool read = false;
+  bool written = false;
+  // Written by a statement that runs on every element (top level of operator()), so the field
+  // need not be uploaded when nothing reads it.
+  bool written_unconditionally = false;
+};
+
+enum class ParamRole { Vertex, Edge, EdgeList, MessageList, Message };
+const char* paramRoleName(ParamRole role);
+
+struct ParamInfo {
+  ParamRole role;
+  std::string name;
+};
+
+struct FunctorInfo {
+  std::string name;
+  ApiKind kind = ApiKind::Vertex;
+  std::vector<ParamInfo> params;  // in declaration order
+  SourceRegion region;            // whole lines of the struct definition, including `};`
+  unsigned operator_line = 0;
+  // Field name -> use. `head_fields` are the head vertex's fields read through e.head().
+  std::map<std::string, FieldUse> vertex_fields, edge_fields, head_fields;
+  bool sends_messages = false;
+  bool sets_vertex_active = false;
+  bool sets_edge_active = false;
+  bool continue_vote = false;
+  bool halt_vote = false;
+  bool uses_superstep = false;
+  bool uses_head = false;
+  std::vector<DomainUse> domains;  // of every Run call that launches it
+};
+
+// A user-defined combiner operator passed to medusa::Combiner(op).
+struct CombinerInfo {
+  std::string name;
+  SourceRegion region;
+};
+
+// A function defined in the main file that a functor or combiner calls; emitted with MEDUSA_HD.
+struct HelperInfo {
+  std::string name;
+  unsigned line = 0;
+};
+
+struct RunCallInfo {
+  std::string functor;
+  ApiKind requested = ApiKind::Vertex;
+  DomainUse domain = DomainUse::All;
+  std::string iteration_function;
+  unsigned line = 0;
+};
+
+// What ProgramTraits::uses reports to the runtime.
+struct ProgramUsesInfo {
+  bool continue_vote = false;
+  bool halt_vote = false;
+  bool vertex_frontier = false;
+  bool edge_frontier = false;
+  bool received = false;
+  bool messages = false;
+};
+
+struct ProgramModel {
+  std::string source_path;  // as given on the command line
+  RecordInfo vertex;
+  RecordInfo edge;
+  std::string message_type;  // fully qualified
+  bool message_is_arithmetic = true;
+  std::vector<FunctorInfo> functors;    // in source order
+  std::vector<CombinerInfo> combiners;  // in source order
+  std::vector<HelperInfo> helpers;
+  std::vector<RunCallInfo> runs;
+  std::vector<std::string> iteration_functions;
+  std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
+  bool uses_builtin_combiner = false;
+  // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).
+  std::vector<unsigned> hd_insertions;
+
+  ProgramUsesInfo uses() const;
+  const FunctorInfo* functor(const std::string& name) const;
+};
+
+}  // namespace medusa::cc

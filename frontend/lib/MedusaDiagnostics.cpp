@@ -1,0 +1,142 @@
+#include "medusa-cc/MedusaDiagnostics.h"
+
+namespace medusa::cc {
+namespace {
+
+struct DiagText {
+  Diag diag;
+  clang::DiagnosticsEngine::Level level;
+  const char* format;
+};
+
+using L = clang::DiagnosticsEngine::Level;
+
+// The catalogue; docs/medusa-cc.md lists the same messages.
+constexpr DiagText kDiagnostics[] = {
+    {Diag::NoVertexType, L::Error,
+     "no vertex type: declare a struct deriving from medusa::VertexBase<Message>"},
+    {Diag::NoEdgeType, L::Error,
+     "no edge type: declare a struct deriving from medusa::EdgeBase<%0> (it may be empty)"},
+    {Diag::SeveralGraphTypes, L::Error,
+     "a second %0 type '%1': a Medusa program has exactly one type deriving from "
+     "medusa::%select{VertexBase|EdgeBase}2"},
+    {Diag::EdgeOfOtherVertex, L::Error,
+     "edge type '%0' derives from medusa::EdgeBase<%1>, but the vertex type is '%2'"},
+    {Diag::NotInMainFile, L::Error,
+     "%0 '%1' must be defined in the translated file, not in a header, so that medusa-cc can "
+     "generate device code for it"},
+    {Diag::NotAtGlobalScope, L::Error,
+     "%0 '%1' must be declared at global namespace scope (not inside a function, class or "
+     "namespace)"},
+    {Diag::DeclaredHere, L::Note, "'%0' declared here"},
+    {Diag::TemplateNotSupported, L::Error,
+     "%0 '%1' is a template; medusa-cc translates only non-template functors, combiners and "
+     "graph types"},
+    {Diag::MacroDefinitionNotSupported, L::Error,
+     "%0 '%1' is produced by a macro; write its definition out so medusa-cc can rewrite it"},
+    {Diag::BuiltinNameClash, L::Error,
+     "%0 '%1' of %2 type '%3' %select{clashes with the Medusa built-in '%1'|uses the prefix "
+     "'medusa_', which is reserved for generated code}4; rename it"},
+    {Diag::UnsupportedFieldType, L::Error,
+     "field '%0' of type %1 cannot live on the device: %2"},
+    {Diag::NoCallOperator, L::Error,
+     "functor '%0' passed to EMV<%1>::Run has no operator(); give it "
+     "'void operator()(...) const'"},
+    {Diag::SeveralCallOperators, L::Error,
+     "functor '%0' has more than one operator(); an EMV functor has exactly one"},
+    {Diag::CallOperatorNotConst, L::Error,
+     "operator() of functor '%0' must be const: the runtime copies functors to the device and "
+     "calls them from many threads; keep per-element state in the vertex or edge"},
+    {Diag::SignatureMatchesNoKind, L::Error,
+     "operator() of '%0' matches no EMV API kind; allowed parameter lists (in either order, "
+     "by value or reference) are: (%1, EdgeList<%2>) for ELIST, (%2) for EDGE, "
+     "(%1, MessageList<%3>) for MLIST, (%3) for MESSAGE, (%1) for VERTEX"},
+    {Diag::PassedToRunHere, L::Note, "'%0' is passed to EMV<%1>::Run here"},
+    {Diag::RunKindMismatch, L::Error,
+     "EMV<%0>::Run is given '%1', which is a %2 functor; call EMV<%2>::Run or change its "
+     "operator() parameters"},
+    {Diag::FunctorDeclaredHere, L::Note, "operator() of '%0' declared here"},
+    {Diag::FunctorUsedWithTwoKinds, L::Error,
+     "functor '%0' is launched as both %1 and %2; one functor has one API kind"},
+    {Diag::DomainNotAllowed, L::Error,
+     "Domain::%0 cannot be used with EMV<%1>::Run; %2"},
+    {Diag::NonTriviallyCopyableMember, L::Error,
+     "member '%0' of %1 '%2' has type %3, which is not trivially copyable; the functor is copied "
+     "byte-wise to the device, so use plain values (numbers, plain structs)"},
+    {Diag::MessageTypeNotTrivial, L::Error,
+     "message type %0 must be arithmetic or a trivially copyable struct"},
+    {Diag::BuiltinCombinerOnStruct, L::Error,
+     "Combiner() with a built-in operator needs an arithmetic message type, but messages are %0; "
+     "pass a combiner operator: Combiner(MyOp{})"},
+    {Diag::CombinerSignature, L::Error,
+     "combiner operator '%0' must have 'M operator()(const M&, const M&) const' with M the "
+     "message type %1"},
+    {Diag::HeadInElist, L::Error,
+     "e.head() in ELIST functor '%0': the head of every edge in the list is the functor's "
+     "vertex parameter; use it instead"},
+    {Diag::VirtualCall, L::Error,
+     "virtual call to '%0' cannot run on the GPU; call a non-virtual function"},
+    {Diag::ExceptionUse, L::Error,
+     "%0 cannot run on the GPU; report errors through a vertex field or Halt()"},
+    {Diag::HeapAllocation, L::Error,
+     "'%0' cannot run on the GPU (no heap in device code); use fixed-size local variables or "
+     "vertex/edge fields"},
+    {Diag::HeapFunction, L::Error,
+     "call to '%0' cannot run on the GPU (no heap in device code); use fixed-size local "
+     "variables or vertex/edge fields"},
+    {Diag::Recursion, L::Error,
+     "recursive call to '%0' cannot run on the GPU; rewrite it as a loop"},
+    {Diag::RecursionCycle, L::Note, "call cycle: %0"},
+    {Diag::StdType, L::Error,
+     "%0 of type %1 cannot be used on the GPU: only the <cmath>, <cstdint>, <limits> and "
+     "<utility> vocabulary of the standard library is available in device code"},
+    {Diag::StdFunction, L::Error,
+     "call to '%0' cannot run on the GPU: only <cmath> functions, std::min/max/abs/swap and "
+     "std::numeric_limits are available in device code"},
+    {Diag::IoUse, L::Error,
+     "'%0' performs I/O, which cannot run on the GPU; store results in vertex fields and print "
+     "them on the host after Dump_Result"},
+    {Diag::NonConstGlobal, L::Error,
+     "%0 '%1' is a non-const %2 variable in host memory and cannot be %3 on the GPU; pass the "
+     "value as a functor member, or make it const"},
+    {Diag::NoVisibleBody, L::Error,
+     "call to '%0', whose body medusa-cc cannot see or translate; define it in this file (it "
+     "is then compiled for the GPU) or use a <cmath> function"},
+    {Diag::IndirectCall, L::Error,
+     "call through a function pointer cannot be translated for the GPU; call the function "
+     "directly"},
+    {Diag::HostMedusaApi, L::Error,
+     "'%0' is a host-side Medusa API; call it from the iteration function, not from device "
+     "code"},
+    {Diag::RttiUse, L::Error, "%0 cannot run on the GPU (no run-time type information)"},
+    {Diag::EdgeWritesVertex, L::Error,
+     "EDGE functor '%0' writes field '%1' of a vertex; an edge owns no vertex, so send a "
+     "message with e.sendMsg(...) and update the vertex in a VERTEX or MLIST functor"},
+    {Diag::HelperTakesGraphType, L::Error,
+     "function '%0' called from device code takes a %1 (parameter '%2'); on the device "
+     "vertices and edges are proxies, so pass the field values instead"},
+    {Diag::MethodOfGraphType, L::Error,
+     "member function '%0' of %1 type '%2' cannot be called in a functor: on the device the "
+     "functor sees a proxy with the fields and built-ins only; make it a free function taking "
+     "field values"},
+    {Diag::GraphValueCopy, L::Error,
+     "variable '%0' copies a %1; on the device vertices and edges are proxies that cannot be "
+     "copied into values, so bind a reference ('auto& %0 = ...') or copy the fields you need"},
+    {Diag::CalledFromFunctor, L::Note, "'%0' is called from device code here"},
+};
+static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
+              "every Diag has a text");
+
+}  // namespace
+
+MedusaDiagnostics::MedusaDiagnostics(clang::DiagnosticsEngine& engine) : engine_(engine) {
+  for (const DiagText& d : kDiagnostics)
+    ids_[static_cast<size_t>(d.diag)] = engine_.getDiagnosticIDs()->getCustomDiagID(
+        static_cast<clang::DiagnosticIDs::Level>(d.level), d.format);
+}
+
+clang::DiagnosticBuilder MedusaDiagnostics::report(clang::SourceLocation loc, Diag diag) {
+  return engine_.Report(loc, ids_[static_cast<size_t>(diag)]);
+}
+
+}  // namespace medusa::cc

@@ -1,0 +1,367 @@
+#include "medusa-cc/ProgramEmitter.h"
+
+#include <algorithm>
+#include <set>
+
+namespace medusa::cc {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::string quotePath(const std::string& path) {
+  std::string out = "\"";
+  for (char ch : path) {
+    if (ch == '\\' || ch == '"') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+const char* boolText(bool b) { return b ? "true" : "false"; }
+
+// Accumulates the output and knows its own line numbers, for #line directives back to it.
+class OutputWriter {
+ public:
+  OutputWriter(const EmitOptions& options) : options_(options) {}
+
+  void append(const std::string& text) {
+    if (text.empty()) return;
+    text_ += text;
+    if (text_.back() != '\n') text_ += '\n';
+  }
+  // The following text is the user's, starting at `line`.
+  void toUser(unsigned line) {
+    if (options_.line_directives)
+      append("#line " + std::to_string(line) + " " + quotePath(options_.source_display) + "\n");
+  }
+  // The following text is generated.
+  void toGenerated() {
+    if (options_.line_directives)
+      append("#line " + std::to_string(currentLine() + 1) + " " + quotePath(options_.output_name) +
+             "\n");
+  }
+  unsigned currentLine() const {
+    return 1 + static_cast<unsigned>(std::count(text_.begin(), text_.end(), '\n'));
+  }
+  std::string take() { return std::move(text_); }
+
+ private:
+  const EmitOptions& options_;
+  std::string text_;
+};
+
+std::string fieldList(const RecordInfo& record, const std::map<std::string, FieldUse>& uses,
+                      const std::string& prefix, bool written) {
+  std::vector<std::string> names;
+  for (const FieldInfo& f : record.fields) {
+    auto it = uses.find(f.name);
+    if (it == uses.end()) continue;
+    if (written ? it->second.written : it->second.read) names.push_back(prefix + f.name);
+  }
+  return join(names, ", ");
+}
+
+}  // namespace
+
+std::string ProgramEmitter::userText(unsigned begin, unsigned end) const {
+  std::vector<unsigned> insertions = model_.hd_insertions;
+  std::sort(insertions.begin(), insertions.end());
+  insertions.erase(std::unique(insertions.begin(), insertions.end()), insertions.end());
+  std::string out;
+  unsigned pos = begin;
+  for (unsigned at : insertions) {
+    if (at < begin || at >= end) continue;
+    out += source_.substr(pos, at - pos);
+    out += "MEDUSA_HD ";
+    pos = at;
+  }
+  out += source_.substr(pos, end - pos);
+  return out;
+}
+
+std::vector<ProgramEmitter::DeviceField> ProgramEmitter::deviceFields(bool vertex) const {
+  const RecordInfo& record = vertex ? model_.vertex : model_.edge;
+  std::vector<DeviceField> out;
+  for (const FieldInfo& field : record.fields) {
+    DeviceField d{&field, {}, {}, false, false};
+    bool needs_initial_values = false;
+    for (const FunctorInfo& functor : model_.functors) {
+      FieldUse use;
+      auto merge = [&](const std::map<std::string, FieldUse>& uses) {
+        auto it = uses.find(field.name);
+        if (it == uses.end()) return;
+        use.read |= it->second.read;
+        use.written |= it->second.written;
+        use.written_unconditionally |= it->second.written_unconditionally;
+      };
+      if (vertex) {
+        merge(functor.vertex_fields);
+        merge(functor.head_fields);
+      } else {
+        merge(functor.edge_fields);
+      }
+      if (use.read) d.readers.push_back(functor.name);
+      if (use.written) {
+        d.writers.push_back(functor.name);
+        // A write that does not cover every element keeps the other elements' host values,
+        // so they must be uploaded first.
+        const bool covers_all =
+            use.written_unconditionally &&
+            std::all_of(functor.domains.begin(), functor.domains.end(),
+                        [](DomainUse dom) { return dom == DomainUse::All; });
+        if (!covers_all) needs_initial_values = true;
+      }
+    }
+    if (d.readers.empty() && d.writers.empty()) continue;
+    d.upload = !d.readers.empty() || needs_initial_values;
+    d.download = !d.writers.empty();
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::string ProgramEmitter::programTraits() const {
+  TemplateEngine::Values values;
+  values["vertex"] = model_.vertex.qualified;
+  values["edge"] = model_.edge.qualified;
+  values["message"] = model_.message_type;
+  for (bool vertex : {true, false}) {
+    const std::string prefix = vertex ? "vertex" : "edge";
+    const RecordInfo& record = vertex ? model_.vertex : model_.edge;
+    std::vector<std::string> members, specs, binds;
+    const std::vector<DeviceField> fields = deviceFields(vertex);
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const DeviceField& d = fields[i];
+      std::string comment;
+      if (!d.readers.empty()) comment += "read by " + join(d.readers, ", ");
+      if (!d.writers.empty())
+        comment += std::string(comment.empty() ? "" : "; ") + "written by " + join(d.writers, ", ");
+      members.push_back(d.field->type + "* " + d.field->name + ";  // " + comment);
+      std::vector<std::string> direction;
+      if (d.upload) direction.push_back("medusa::kUpload");
+      if (d.download) direction.push_back("medusa::kDownload");
+      specs.push_back("{\"" + d.field->name + "\", offsetof(" + record.qualified + ", " +
+                      d.field->name + "), sizeof(" + d.field->type + "), " +
+                      join(direction, " | ") + "},");
+      binds.push_back("static_cast<" + d.field->type + "*>(a[" + std::to_string(i) + "])");
+    }
+    values[prefix + "_array_members"] = join(members, "\n");
+    values[prefix + "_field_specs"] = join(specs, "\n");
+    values[prefix + "_field_count"] = std::to_string(fields.size());
+    values[prefix + "_binds"] = join(binds, ", ");
+  }
+  const ProgramUsesInfo uses = model_.uses();
+  values["continue_vote"] = boolText(uses.continue_vote);
+  values["halt_vote"] = boolText(uses.halt_vote);
+  values["vertex_frontier"] = boolText(uses.vertex_frontier);
+  values["edge_frontier"] = boolText(uses.edge_frontier);
+  values["received"] = boolText(uses.received);
+  values["messages"] = boolText(uses.messages);
+  return templates_.render("program_traits", values);
+}
+
+std::string ProgramEmitter::vertexProxy(const std::string& name,
+                                        const std::map<std::string, FieldUse>& uses,
+                                        bool read_only) const {
+  std::vector<std::string> members;
+  for (const FieldInfo& f : model_.vertex.fields) {
+    auto it = uses.find(f.name);
+    if (it == uses.end()) continue;
+    const bool writable = !read_only && it->second.written;
+    members.push_back((writable ? "" : "const ") + f.type + "& " + f.name + ";");
+  }
+  return templates_.render(
+      "vertex_proxy", {{"name", name}, {"message", model_.message_type}, {"members", join(members, "\n")}});
+}
+
+std::string ProgramEmitter::fieldInits(const RecordInfo& record,
+                                       const std::map<std::string, FieldUse>& uses,
+                                       const std::string& arrays, const std::string& index) const {
+  std::string out;
+  for (const FieldInfo& f : record.fields)
+    if (uses.count(f.name)) out += ", " + arrays + f.name + "[" + index + "]";
+  return out;
+}
+
+std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
+  const std::string& message = model_.message_type;
+  std::vector<std::string> proxies;
+  const bool has_vertex = functor.kind == ApiKind::Vertex || functor.kind == ApiKind::Elist ||
+                          functor.kind == ApiKind::Mlist;
+  if (has_vertex) proxies.push_back(vertexProxy(model_.vertex.name, functor.vertex_fields, false));
+  if (functor.kind == ApiKind::Elist) {
+    std::vector<std::string> members;
+    for (const FieldInfo& f : model_.edge.fields) {
+      auto it = functor.edge_fields.find(f.name);
+      if (it != functor.edge_fields.end())
+        members.push_back((it->second.written ? "" : "const ") + f.type + "& " + f.name + ";");
+    }
+    proxies.push_back(templates_.render(
+        "edge_proxy", {{"name", model_.edge.name},
+                       {"message", message},
+                       {"members", join(members, "\n")},
+                       {"field_inits", fieldInits(model_.edge, functor.edge_fields, "a.", "e")}}));
+  }
+  if (functor.kind == ApiKind::Edge) {
+    std::vector<std::string> members;
+    std::string head_accessor;
+    if (functor.uses_head) {
+      // The head proxy carries the user's vertex type name, so `const Vertex& h = e.head();`
+      // compiles unchanged.
+      proxies.push_back(vertexProxy(model_.vertex.name, functor.head_fields, true));
+      members.push_back("const medusa_program::VertexArrays* medusa_va_;");
+      head_accessor = templates_.render(
+          "head_accessor",
+          {{"head_proxy", model_.vertex.name},
+           {"head_inits", fieldInits(model_.vertex, functor.head_fields, "medusa_va_->", "medusa_head_")}});
+    }
+    for (const FieldInfo& f : model_.edge.fields) {
+      auto it = functor.edge_fields.find(f.name);
+      if (it != functor.edge_fields.end())
+        members.push_back((it->second.written ? "" : "const ") + f.type + "& " + f.name + ";");
+    }
+    proxies.push_back(templates_.render("edge_functor_proxy",
+                                        {{"name", model_.edge.name},
+                                         {"message", message},
+                                         {"members", join(members, "\n")},
+                                         {"head_accessor", head_accessor}}));
+  }
+  std::vector<std::string> reads, writes;
+  for (const auto& [uses, prefix] :
+       {std::pair{&functor.vertex_fields, std::string("vertex.")},
+        std::pair{&functor.edge_fields, std::string("edge.")},
+        std::pair{&functor.head_fields, std::string("head.")}}) {
+    const RecordInfo& record = prefix == "edge." ? model_.edge : model_.vertex;
+    std::string r = fieldList(record, *uses, prefix, false), w = fieldList(record, *uses, prefix, true);
+    if (!r.empty()) reads.push_back(r);
+    if (!w.empty()) writes.push_back(w);
+  }
+  return templates_.render(
+      "functor_begin",
+      {{"functor", functor.name},
+       {"kind", apiKindName(functor.kind)},
+       {"reads", reads.empty() ? "no fields" : join(reads, ", ")},
+       {"writes", writes.empty() ? "no fields" : join(writes, ", ")},
+       {"proxies", join(proxies, "")}});
+}
+
+std::string ProgramEmitter::elementBody(const FunctorInfo& functor) const {
+  std::vector<std::string> lines;
+  const std::string vertex_init = "{{&c, id}" +
+      fieldInits(model_.vertex, functor.vertex_fields, "va.", "id") + "}";
+  std::vector<std::string> args;
+  for (const ParamInfo& p : functor.params) {
+    switch (p.role) {
+      case ParamRole::Vertex:
+        lines.push_back(model_.vertex.name + " v" + vertex_init + ";");
+        args.push_back("v");
+        break;
+      case ParamRole::EdgeList:
+        lines.push_back("medusa::EdgeList<" + model_.edge.name + "> el(&c, &ea, id);");
+        args.push_back("el");
+        break;
+      case ParamRole::MessageList:
+        lines.push_back("medusa::MessageList<" + model_.message_type + "> ml(&c, id);");
+        args.push_back("ml");
+        break;
+      case ParamRole::Edge: {
+        std::string init = "{{&c, eid, c.edge_src[eid], c.out_dst[eid]}";
+        if (functor.uses_head) init += ", &va";
+        init += fieldInits(model_.edge, functor.edge_fields, "ea.", "eid") + "}";
+        lines.push_back(model_.edge.name + " e" + init + ";");
+        args.push_back("e");
+        break;
+      }
+      case ParamRole::Message:
+        args.push_back("c.messages[slot]");
+        break;
+    }
+  }
+  // Proxies are declared in parameter order; declare the vertex before the list it feeds.
+  std::stable_sort(lines.begin(), lines.end(), [&](const std::string& a, const std::string& b) {
+    return a.rfind(model_.vertex.name + " ", 0) == 0 && b.rfind(model_.vertex.name + " ", 0) != 0;
+  });
+  lines.push_back("f(" + join(args, ", ") + ");");
+  return join(lines, "\n");
+}
+
+std::string ProgramEmitter::functorEnd(const FunctorInfo& functor) const {
+  std::string index_type = "VertexId", index = "id";
+  if (functor.kind == ApiKind::Edge) index_type = "EdgeIndex", index = "eid";
+  if (functor.kind == ApiKind::Message) index_type = "EdgeIndex", index = "slot";
+  std::string element = templates_.render("element", {{"functor", functor.name},
+                                                      {"message", model_.message_type},
+                                                      {"index_type", index_type},
+                                                      {"index", index},
+                                                      {"body", elementBody(functor)}});
+  return element + templates_.render("functor_end",
+                                     {{"functor", functor.name}, {"kind", apiKindName(functor.kind)}});
+}
+
+std::string ProgramEmitter::emit(const EmitOptions& options) const {
+  OutputWriter out(options);
+  out.append(templates_.render(
+      "file_header", {{"version", options.version},
+                      {"source", options.source_display},
+                      {"backend_define", options.host_backend ? "#define MEDUSA_BACKEND_HOST 1" : ""}}));
+
+  // The regions replaced by generated code, in source order.
+  struct Region {
+    SourceRegion where;
+    const FunctorInfo* functor;
+    const CombinerInfo* combiner;
+  };
+  std::vector<Region> regions;
+  for (const FunctorInfo& f : model_.functors) regions.push_back({f.region, &f, nullptr});
+  for (const CombinerInfo& c : model_.combiners) regions.push_back({c.region, nullptr, &c});
+  std::sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
+    return a.where.begin_offset < b.where.begin_offset;
+  });
+  // The program description goes before the first region (after the graph types otherwise).
+  unsigned traits_at = regions.empty()
+                           ? std::max(model_.vertex.region.end_offset, model_.edge.region.end_offset)
+                           : regions.front().where.begin_offset;
+
+  auto lineOf = [&](unsigned offset) {
+    return 1 + static_cast<unsigned>(std::count(source_.begin(), source_.begin() + offset, '\n'));
+  };
+  unsigned pos = 0;
+  bool traits_done = false;
+  auto copyUser = [&](unsigned end) {
+    if (end <= pos) return;
+    out.toUser(lineOf(pos));
+    out.append(userText(pos, end));
+    pos = end;
+  };
+  auto emitTraits = [&] {
+    copyUser(traits_at);
+    out.toGenerated();
+    out.append(programTraits());
+    traits_done = true;
+  };
+  if (regions.empty()) emitTraits();
+  for (const Region& r : regions) {
+    if (!traits_done) {
+      emitTraits();
+    } else {
+      copyUser(r.where.begin_offset);
+      out.toGenerated();
+    }
+    if (r.functor) out.append(functorBegin(*r.functor));
+    else out.append(templates_.render("combiner_begin", {{"combiner", r.combiner->name}}));
+    out.toUser(r.where.begin_line);
+    out.append(userText(r.where.begin_offset, r.where.end_offset));
+    pos = r.where.end_offset;
+    out.toGenerated();
+    if (r.functor) out.append(functorEnd(*r.functor));
+    else out.append(templates_.render("combiner_end", {{"combiner", r.combiner->name}}));
+  }
+  copyUser(static_cast<unsigned>(source_.size()));
+  return out.take();
+}
+
+}  // namespace medusa::cc

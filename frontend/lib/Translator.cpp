@@ -1,0 +1,119 @@
+#include "medusa-cc/Translator.h"
+
+#include "medusa-cc/FieldAccessAnalysis.h"
+#include "medusa-cc/GpuSafetyChecker.h"
+#include "medusa-cc/MedusaDiagnostics.h"
+#include "medusa-cc/ProgramMatcher.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+
+#include <set>
+
+namespace medusa::cc {
+namespace {
+
+// Fields that cannot be turned into one device array each.
+void checkDeviceFieldTypes(const clang::CXXRecordDecl* record,
+                           const std::map<std::string, FieldUse>& uses, MedusaDiagnostics& diags,
+                           std::set<const clang::FieldDecl*>& reported) {
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (!uses.count(field->getNameAsString()) || reported.count(field)) continue;
+    const char* why = nullptr;
+    if (field->isBitField()) why = "bit-fields have no address; use a plain integer field";
+    else if (field->getType()->isArrayType())
+      why = "array fields are not supported yet; use separate fields or a struct of scalars";
+    else if (field->getType()->isReferenceType())
+      why = "a reference refers to host memory; store the value";
+    if (why == nullptr) continue;
+    reported.insert(field);
+    diags.report(field->getLocation(), Diag::UnsupportedFieldType)
+        << field->getName() << field->getType() << why;
+  }
+}
+
+class TranslateConsumer : public clang::ASTConsumer {
+ public:
+  explicit TranslateConsumer(std::vector<AnalyzedProgram>& programs) : programs_(programs) {}
+
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    // Ordinary C++ errors: clang has reported them; nothing to translate.
+    if (context.getDiagnostics().hasErrorOccurred()) return;
+    const clang::SourceManager& sm = context.getSourceManager();
+    AnalyzedProgram program;
+    if (const clang::FileEntry* file = sm.getFileEntryForID(sm.getMainFileID()))
+      program.main_file = file->tryGetRealPathName().str();
+    program.model.source_path = program.main_file;
+    if (!ProgramAnalysis::run(context, program.model)) return;
+    program.source_text = sm.getBufferData(sm.getMainFileID()).str();
+    programs_.push_back(std::move(program));
+  }
+
+ private:
+  std::vector<AnalyzedProgram>& programs_;
+};
+
+class TranslateAction : public clang::ASTFrontendAction {
+ public:
+  explicit TranslateAction(std::vector<AnalyzedProgram>& programs) : programs_(programs) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<TranslateConsumer>(programs_);
+  }
+
+ private:
+  std::vector<AnalyzedProgram>& programs_;
+};
+
+}  // namespace
+
+bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  MedusaDiagnostics diags(context.getDiagnostics());
+  ProgramAst ast;
+  ProgramMatcher matcher(context, diags);
+  if (!matcher.match(ast, model)) return false;
+
+  GpuSafetyChecker checker(context, diags, ast.types);
+  FieldAccessAnalysis field_analysis(context, ast.types);
+  std::set<const clang::FieldDecl*> reported_fields;
+  for (FunctorAst& functor : ast.functors) {
+    const std::vector<const clang::FunctionDecl*> reachable =
+        checker.checkRoot(*functor.call_operator);
+    const std::vector<FieldAccess> accesses =
+        field_analysis.analyze(*functor.call_operator, reachable, functor.info);
+    checker.checkEdgeFunctorWrites(functor.info, accesses);
+    if (functor.info.kind == ApiKind::Elist && functor.info.uses_head)
+      diags.report(functor.call_operator->getLocation(), Diag::HeadInElist) << functor.info.name;
+    checkDeviceFieldTypes(ast.types.vertex, functor.info.vertex_fields, diags, reported_fields);
+    checkDeviceFieldTypes(ast.types.vertex, functor.info.head_fields, diags, reported_fields);
+    checkDeviceFieldTypes(ast.types.edge, functor.info.edge_fields, diags, reported_fields);
+    model.functors.push_back(functor.info);
+  }
+  for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
+  checker.checkRecursion();
+
+  // Helpers are compiled for both host and device.
+  std::set<const clang::FunctionDecl*> seen;
+  for (const clang::FunctionDecl* helper : checker.helpers()) {
+    const clang::FunctionDecl* definition = helper->getTemplateInstantiationPattern();
+    if (definition == nullptr) definition = helper;
+    if (!seen.insert(definition->getCanonicalDecl()).second) continue;
+    model.helpers.push_back(
+        {definition->getQualifiedNameAsString(), sm.getExpansionLineNumber(definition->getLocation())});
+    for (const clang::FunctionDecl* redecl : definition->redecls()) {
+      const clang::SourceLocation at = redecl->getInnerLocStart();
+      if (at.isMacroID() || !sm.isInMainFile(at)) continue;
+      model.hd_insertions.push_back(sm.getFileOffset(at));
+    }
+  }
+  return !diags.hasErrors();
+}
+
+std::unique_ptr<clang::FrontendAction> TranslateActionFactory::create() {
+  return std::make_unique<TranslateAction>(programs_);
+}
+
+}  // namespace medusa::cc
