@@ -45,6 +45,9 @@ EdgeListData read_metis(LineReader& reader) {
     reader.fail("too many vertices for 32-bit ids (expected at most " + std::to_string(kMaxVertexCount) + ", got " +
                 std::to_string(vertices) + ")");
   }
+  if (edges > (1ull << 40)) {
+    reader.fail("implausible edge count (expected at most 2^40, got " + std::to_string(edges) + ")");
+  }
   const std::size_t header_line = reader.line_number();
 
   EdgeListData data;

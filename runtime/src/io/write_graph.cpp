@@ -78,13 +78,24 @@ bool all_integral(const std::vector<double>& weights) {
 void write_matrix_market(const std::string& path, const EdgeListData& data) {
   const bool weighted = data.weighted();
   const bool integral = weighted && all_integral(data.weight);
+  // A symmetric graph is written as "symmetric" (each pair once, from the lower triangle), which
+  // halves the file; the reader restores both directions. The counts of edges below and above the
+  // diagonal must agree, else the flag is wrong and we write every edge ("general").
+  std::uint64_t lower = 0, upper = 0;
+  for (std::size_t e = 0; e < data.src.size(); ++e) {
+    lower += data.src[e] > data.dst[e];
+    upper += data.src[e] < data.dst[e];
+  }
+  const bool as_symmetric = data.symmetric && lower == upper;
+  const std::uint64_t entries = as_symmetric ? data.edge_count() - upper : data.edge_count();
   TextWriter out(path);
-  // Always "general": every stored edge is written, so reading back gives the same edge list.
   out.text("%%MatrixMarket matrix coordinate ")
       .text(!weighted ? "pattern" : integral ? "integer" : "real")
-      .text(" general\n% written by medusa-io; entry (i, j) is the edge i -> j\n");
-  out.number(data.vertex_count).text(" ").number(data.vertex_count).text(" ").number(data.edge_count()).text("\n");
+      .text(as_symmetric ? " symmetric\n" : " general\n")
+      .text("% written by medusa-io; entry (i, j) is the edge i -> j\n");
+  out.number(data.vertex_count).text(" ").number(data.vertex_count).text(" ").number(entries).text("\n");
   for (std::size_t e = 0; e < data.src.size(); ++e) {
+    if (as_symmetric && data.src[e] < data.dst[e]) continue;
     out.number(data.src[e] + std::uint64_t{1}).text(" ").number(data.dst[e] + std::uint64_t{1});
     if (weighted) {
       out.text(" ");

@@ -62,7 +62,7 @@ void apply_edge_options(EdgeListData& data, const ReadOptions& options);
 // The binary cache format (versioned header, counts, flags, checksum, then the arrays).
 void write_binary(const std::string& path, const EdgeListData& data);
 
-// Writes by the output's extension: .medusa-bin (binary), .mtx (Matrix Market coordinate general),
+// Writes by the output's extension: .medusa-bin (binary), .mtx (Matrix Market; "symmetric" for symmetric data),
 // .txt/.el/.snap (SNAP edge list, 0-based, weights as a third column), .gr (DIMACS; unit weights
 // when the data has none; weights must be non-negative integers), .graph (METIS; data must be
 // symmetric). Throws medusa::Error if the file cannot be written or the data does not fit.
