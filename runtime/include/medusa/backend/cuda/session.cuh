@@ -92,12 +92,16 @@ class Session : public SessionBase {
     m_ = conf.messagesPerEdge;
     max_blocks_ = static_cast<unsigned>(std::max(1, device_.sm_count) * 32);
 
+    combiner_ = gpu::choose_combiner(V_, E_ * m_);
+
     // Size everything first; throw before the first allocation if it cannot fit.
     std::size_t temp_bytes = 0;
     if constexpr (std::is_arithmetic_v<Message>) {
-      common::visit_builtin_combiner<Message>(conf.combinerOpType, [&](auto op) {
-        temp_bytes = gpu::segmented_reduce_temp_bytes<Message>(V_, op);
-      });
+      if (combiner_ == gpu::CombinerStrategy::CubBlock) {
+        common::visit_builtin_combiner<Message>(conf.combinerOpType, [&](auto op) {
+          temp_bytes = gpu::segmented_reduce_temp_bytes<Message>(V_, op);
+        });
+      }
     }
     gpu::GraphShape shape;
     shape.vertices = V_;
@@ -207,11 +211,24 @@ class Session : public SessionBase {
   template <class Op>
   void combine(const Op& op) {
     ensure_message_buffer();
+    cudaStream_t s = stream_.get();
+    switch (combiner_) {
+      case gpu::CombinerStrategy::Group4:
+        gpu::group_segmented_reduce<4>(d_messages_.data(), d_combined_.data(), V_,
+                                       d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
+        return;
+      case gpu::CombinerStrategy::Warp:
+        gpu::group_segmented_reduce<32>(d_messages_.data(), d_combined_.data(), V_,
+                                        d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
+        return;
+      case gpu::CombinerStrategy::CubBlock:
+        break;
+    }
     const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(V_, op);
     if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
     const EdgeIndex* offsets = m_ > 1 ? d_message_offsets_.data() : d_in_offsets_.data();
     gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
-                           d_combined_.data(), V_, offsets, op, init_value_, stream_.get());
+                           d_combined_.data(), V_, offsets, op, init_value_, s);
   }
 
   // ---- SessionBase ---------------------------------------------------------------------------
@@ -270,6 +287,7 @@ class Session : public SessionBase {
     if (conf_.layout != Layout::Auto && conf_.layout != Layout::CSR)
       r += " (the requested layout is not available on the CUDA backend yet)";
     r += "\n  ELIST: one thread per vertex\n";
+    r += std::string("  Combiner: ") + gpu::combiner_strategy_name(combiner_) + "\n";
     r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
          "flag-compaction kernel\n";
     r += "  Domain::Received: flag scan over all vertices\n";
@@ -489,6 +507,7 @@ class Session : public SessionBase {
   std::uint64_t V_ = 0, E_ = 0;
   std::uint32_t m_ = 1;
   unsigned max_blocks_ = 1;
+  gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Warp;
   std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;
