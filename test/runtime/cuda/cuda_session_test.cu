@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <queue>
 #include <string>
 #include <vector>
@@ -658,4 +660,63 @@ TEST_CASE("report() names the device and the memory plan", "[cuda][gpu]") {
   const RunStats st = device.Run(pr::Iteration);
   CHECK(st.supersteps == 0);
   CHECK(st.stop_reason == "maxIteration");
+}
+
+// ================== Timing on a Kronecker graph (hidden: run with "[.perf]") ====================
+// medusa_cuda_gpu_tests "[.perf]"   (MEDUSA_PERF_SCALE=22 for kron-22; default 20)
+namespace {
+TestGraph kronecker(int scale, int edge_factor, std::uint64_t seed) {
+  const std::uint32_t n = 1u << scale;
+  const std::uint64_t m = static_cast<std::uint64_t>(edge_factor) << scale;
+  TestGraph g{n, {}, {}};
+  g.src.reserve(2 * m);
+  g.dst.reserve(2 * m);
+  for (std::uint64_t i = 0; i < m; ++i) {
+    std::uint32_t u = 0, v = 0;
+    for (int b = 0; b < scale; ++b) {
+      const double r = static_cast<double>(mix(seed ^ (i * 64 + b)) >> 11) * 0x1.0p-53;
+      const int q = r < 0.57 ? 0 : r < 0.76 ? 1 : r < 0.95 ? 2 : 3;  // A, B, C, D
+      u = (u << 1) | static_cast<std::uint32_t>(q >> 1);
+      v = (v << 1) | static_cast<std::uint32_t>(q & 1);
+    }
+    g.src.push_back(u);  // symmetrized: both directions
+    g.dst.push_back(v);
+    g.src.push_back(v);
+    g.dst.push_back(u);
+  }
+  return g;
+}
+}  // namespace
+
+TEST_CASE("timing: PageRank and BFS on a Kronecker graph", "[.perf][cuda][gpu]") {
+  const char* env = std::getenv("MEDUSA_PERF_SCALE");
+  const int scale = env ? std::atoi(env) : 20;
+  const TestGraph tg = kronecker(scale, 16, 1);
+  {
+    Graph<pr::Vertex, pr::Edge> g;
+    for (std::uint32_t v = 0; v < tg.n; ++v) g.AddVertex(pr::Vertex{{}, 1.0f});
+    g.SetEdges(tg.src, tg.dst);
+    Config conf;
+    conf.maxIteration = 20;
+    auto device = Init_Device_DS(g, conf);
+    std::printf("%s", device.report().c_str());
+    device.Run(pr::Iteration);  // warm-up
+    const RunStats st = device.Run(pr::Iteration);
+    std::printf("PageRank kron-%d: %.3f ms per iteration (%u iterations)\n", scale,
+                1e3 * st.seconds / st.supersteps, st.supersteps);
+  }
+  {
+    Graph<bfs::Vertex, bfs::Edge> g;
+    for (std::uint32_t v = 0; v < tg.n; ++v) g.AddVertex(bfs::Vertex{{}, bfs::kInf});
+    g.SetEdges(tg.src, tg.dst);
+    const VertexId source = tg.src[0];
+    g.vertex(source).level = 0;
+    g.SetActive(source);
+    Config conf;
+    conf.combinerOpType = MEDUSA_MIN;
+    auto device = Init_Device_DS(g, conf);
+    const RunStats st = device.Run(bfs::Iteration);
+    std::printf("BFS kron-%d from %u: %.3f ms, %u supersteps, %llu edges visited\n", scale, source,
+                1e3 * st.seconds, st.supersteps, static_cast<unsigned long long>(st.edges_visited));
+  }
 }
