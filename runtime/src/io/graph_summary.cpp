@@ -61,10 +61,7 @@ GraphSummary summarize(const EdgeListData& data) {
 std::string describe(const GraphSummary& s) {
   char line[256];
   std::string text;
-  auto add = [&](const char* format, auto... values) {
-    std::snprintf(line, sizeof line, format, values...);
-    text += line;
-  };
+#define add(...) (std::snprintf(line, sizeof line, __VA_ARGS__), text += line)
   add("format: %s\n", s.format.c_str());
   add("vertices: %u\n", s.vertices);
   add("edges: %llu (directed, as stored)\n", static_cast<unsigned long long>(s.edges));
@@ -78,6 +75,7 @@ std::string describe(const GraphSummary& s) {
   }
   if (s.weighted) add("weights: min %g, max %g\n", s.weight_min, s.weight_max);
   else add("weights: none\n");
+#undef add
   return text;
 }
 

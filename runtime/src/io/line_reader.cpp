@@ -8,7 +8,10 @@
 namespace medusa::io::detail {
 
 namespace {
-constexpr std::size_t kInitialBuffer = 4 << 20;
+// Small inputs (tests, fuzzing) stay cheap; big files grow the buffer to kLargeBuffer after a few
+// full reads, so the parser runs over large contiguous spans.
+constexpr std::size_t kInitialBuffer = 64 << 10;
+constexpr std::size_t kLargeBuffer = 4 << 20;
 }
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source, std::string name)
@@ -27,10 +30,14 @@ bool LineReader::refill() {
     begin_ = 0;
     end_ = pending;
   }
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  if (end_ == buffer_.size() || (buffer_.size() < kLargeBuffer && last_read_filled_)) {
+    buffer_.resize(buffer_.size() * 2);
+  }
   std::size_t got;
+  const std::size_t wanted = buffer_.size() - end_;
   try {
-    got = source_->read(buffer_.data() + end_, buffer_.size() - end_);
+    got = source_->read(buffer_.data() + end_, wanted);
+    last_read_filled_ = got == wanted;
   } catch (const InputFailure& failure) {
     fail_at(line_number_ + 1, failure.what());
   }

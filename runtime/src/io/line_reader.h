@@ -34,6 +34,7 @@ class LineReader {
   std::vector<char> buffer_;
   std::size_t begin_ = 0, end_ = 0;
   bool source_ended_ = false;
+  bool last_read_filled_ = false;
   std::size_t line_number_ = 0;
 };
 
