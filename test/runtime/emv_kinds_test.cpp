@@ -139,6 +139,14 @@ struct TakeCombined {  // VERTEX
 struct MarkReceived {  // VERTEX over Domain::Received
   MEDUSA_HD void operator()(VertexProxy& v) const { v.out = 1; }
 };
+struct SendAtWeightStep {  // EDGE: sends only in the superstep equal to its weight
+  MEDUSA_HD void operator()(EdgeProxy& e) const {
+    if (e.weight == static_cast<int>(medusa::Superstep())) e.sendMsg(1);
+  }
+};
+struct CountVisits {  // VERTEX
+  MEDUSA_HD void operator()(VertexProxy& v) const { v.out = v.out + 1; }
+};
 struct ActivateOddEdges {  // EDGE, superstep 0 / count visits of active edges afterwards
   MEDUSA_HD void operator()(EdgeProxy& e) const {
     if (medusa::Superstep() == 0) {
@@ -207,6 +215,8 @@ MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumList, MLIST, kinds_test::SumList_element, 
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::TripleMessage, MESSAGE, kinds_test::TripleMessage_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::TakeCombined, VERTEX, kinds_test::VertexElement<kinds_test::TakeCombined>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::MarkReceived, VERTEX, kinds_test::VertexElement<kinds_test::MarkReceived>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendAtWeightStep, EDGE, kinds_test::EdgeElement<kinds_test::SendAtWeightStep>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::CountVisits, VERTEX, kinds_test::VertexElement<kinds_test::CountVisits>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateOddEdges, EDGE, kinds_test::EdgeElement<kinds_test::ActivateOddEdges>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateEvenVertices, VERTEX, kinds_test::VertexElement<kinds_test::ActivateEvenVertices>, kinds_test::Program)
 
@@ -385,6 +395,24 @@ TEST_CASE("Domain::Received visits only vertices that got a message this superst
   device.Dump_Result(g);
   const int expected[6] = {0, 1, 0, 1, 1, 0};
   for (VertexId v = 0; v < 6; ++v) CHECK(g.vertex(v).out == expected[v]);
+}
+
+TEST_CASE("InitMessageBuffer clears the Received set of the previous superstep", "[runtime]") {
+  GraphT g(5);
+  g.AddEdge(0, 1, Edge{0, 0});  // sends in superstep 0
+  g.AddEdge(2, 3, Edge{1, 0});  // sends in superstep 1
+  g.AddEdge(4, 3, Edge{1, 0});
+  medusa::Config conf;
+  conf.maxIteration = 2;
+  auto device = medusa::Init_Device_DS(g, conf);
+  device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::EDGE>::Run(SendAtWeightStep{});
+    medusa::EMV<medusa::VERTEX>::Run(CountVisits{}, medusa::Received);
+  });
+  device.Dump_Result(g);
+  const int expected[5] = {0, 1, 0, 1, 0};
+  for (VertexId v = 0; v < 5; ++v) CHECK(g.vertex(v).out == expected[v]);
 }
 
 TEST_CASE("SetActive on edges: Domain::Active for EDGE visits them in the next superstep", "[runtime]") {

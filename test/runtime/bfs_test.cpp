@@ -1,0 +1,269 @@
+// BFS two ways, hand-translated as medusa-cc would, checked against a queue BFS:
+//  BFS-N: an EDGE functor over all edges every superstep (the paper's all-edges version);
+//  BFS-Q: SetActive frontier, ELIST over Domain::Active and VERTEX over Domain::Received.
+// Backend-neutral.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/cpu_reference.h"
+#include "support/emv_launch.h"
+#include "support/test_graphs.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace bfs_test {
+
+constexpr int kUnreached = medusa_test::kUnreached;
+
+// ---- BFS-N -----------------------------------------------------------------------------------
+struct VertexN {
+  int level = kUnreached;
+};
+struct EdgeN {};
+
+}  // namespace bfs_test
+
+template <>
+struct medusa::ProgramTraits<bfs_test::VertexN, bfs_test::EdgeN> {
+  using Vertex = bfs_test::VertexN;
+  using Edge = bfs_test::EdgeN;
+  using Message = int;
+  struct VertexArrays {
+    int* level;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
+      {"level", offsetof(Vertex, level), sizeof(int), medusa::kUpload | medusa::kDownload}}};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, false, false, false, true};
+};
+
+namespace bfs_test {
+using ProgramN = medusa::ProgramTraits<VertexN, EdgeN>;
+using Ctx = medusa::KernelCtx<int>;
+
+namespace medusa_gen_Reach {
+struct Head : medusa::VertexHandle<int> {
+  const int& level;
+};
+struct Edge : medusa::EdgeHandle<int> {
+  const ProgramN::VertexArrays* va;
+  MEDUSA_HD Head head() const { return Head{{medusa_ctx_, medusa_head_}, va->level[medusa_head_]}; }
+};
+// Edges leaving the current level tell their tails they are reachable.
+struct Reach {
+  MEDUSA_HD void operator()(Edge& e) const {
+    if (e.head().level == static_cast<int>(medusa::Superstep())) e.sendMsg(1);
+  }
+};
+struct Reach_element {
+  Reach f;
+  MEDUSA_HD void operator()(const Ctx& c, const ProgramN::VertexArrays& va,
+                            const ProgramN::EdgeArrays&, medusa::EdgeIndex e) const {
+    Edge p{{&c, e, c.edge_src[e], c.out_dst[e]}, &va};
+    f(p);
+  }
+};
+}  // namespace medusa_gen_Reach
+using Reach = medusa_gen_Reach::Reach;
+
+namespace medusa_gen_Settle {
+struct Vertex : medusa::VertexHandle<int> {
+  int& level;
+};
+struct Settle {
+  MEDUSA_HD void operator()(Vertex& v) const {
+    if (v.combined_msg() != 0 && v.level == kUnreached) {
+      v.level = static_cast<int>(medusa::Superstep()) + 1;
+      medusa::Continue();
+    }
+  }
+};
+struct Settle_element {
+  Settle f;
+  MEDUSA_HD void operator()(const Ctx& c, const ProgramN::VertexArrays& va,
+                            const ProgramN::EdgeArrays&, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_Settle
+using Settle = medusa_gen_Settle::Settle;
+
+// ---- BFS-Q -----------------------------------------------------------------------------------
+struct VertexQ {
+  int level = kUnreached;
+};
+struct EdgeQ {};
+
+}  // namespace bfs_test
+
+MEDUSA_TEST_EMV_LAUNCH(bfs_test::Reach, EDGE, bfs_test::medusa_gen_Reach::Reach_element, bfs_test::ProgramN)
+MEDUSA_TEST_EMV_LAUNCH(bfs_test::Settle, VERTEX, bfs_test::medusa_gen_Settle::Settle_element, bfs_test::ProgramN)
+
+template <>
+struct medusa::ProgramTraits<bfs_test::VertexQ, bfs_test::EdgeQ> {
+  using Vertex = bfs_test::VertexQ;
+  using Edge = bfs_test::EdgeQ;
+  using Message = int;
+  struct VertexArrays {
+    int* level;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
+      {"level", offsetof(Vertex, level), sizeof(int), medusa::kUpload | medusa::kDownload}}};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, /*halt_vote=*/false,
+                                            /*vertex_frontier=*/true, /*edge_frontier=*/false,
+                                            /*received=*/true, /*messages=*/true};
+};
+
+namespace bfs_test {
+using ProgramQ = medusa::ProgramTraits<VertexQ, EdgeQ>;
+
+namespace medusa_gen_Expand {
+struct Vertex : medusa::VertexHandle<int> {};
+struct Edge : medusa::EdgeHandle<int> {
+  using message_type = int;
+  using arrays_type = ProgramQ::EdgeArrays;
+  static MEDUSA_HD Edge make(const Ctx& c, const arrays_type&, medusa::EdgeIndex e,
+                             medusa::VertexId head, medusa::VertexId tail) {
+    return Edge{{&c, e, head, tail}};
+  }
+};
+struct Expand {
+  MEDUSA_HD void operator()(Vertex&, medusa::EdgeList<Edge>& el) const {
+    for (std::uint32_t i = 0; i < el.size(); ++i) el[i].sendMsg(1);
+  }
+};
+struct Expand_element {
+  Expand f;
+  MEDUSA_HD void operator()(const Ctx& c, const ProgramQ::VertexArrays&,
+                            const ProgramQ::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    f(v, el);
+  }
+};
+}  // namespace medusa_gen_Expand
+using Expand = medusa_gen_Expand::Expand;
+
+namespace medusa_gen_Visit {
+struct Vertex : medusa::VertexHandle<int> {
+  int& level;
+};
+struct Visit {
+  MEDUSA_HD void operator()(Vertex& v) const {
+    if (v.level == kUnreached) {
+      v.level = static_cast<int>(medusa::Superstep()) + 1;
+      v.SetActive();
+      medusa::Continue();
+    }
+  }
+};
+struct Visit_element {
+  Visit f;
+  MEDUSA_HD void operator()(const Ctx& c, const ProgramQ::VertexArrays& va,
+                            const ProgramQ::EdgeArrays&, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_Visit
+using Visit = medusa_gen_Visit::Visit;
+
+}  // namespace bfs_test
+
+MEDUSA_TEST_EMV_LAUNCH(bfs_test::Expand, ELIST, bfs_test::medusa_gen_Expand::Expand_element, bfs_test::ProgramQ)
+MEDUSA_TEST_EMV_LAUNCH(bfs_test::Visit, VERTEX, bfs_test::medusa_gen_Visit::Visit_element, bfs_test::ProgramQ)
+
+namespace bfs_test {
+void BfsN() {
+  medusa::InitMessageBuffer(0);
+  medusa::EMV<medusa::EDGE>::Run(Reach{});
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(Settle{});
+}
+void BfsQ() {
+  medusa::InitMessageBuffer(0);
+  medusa::EMV<medusa::ELIST>::Run(Expand{}, medusa::Active);
+  medusa::EMV<medusa::VERTEX>::Run(Visit{}, medusa::Received);
+}
+
+template <class Vertex, class Edge>
+void check_levels(const medusa::Graph<Vertex, Edge>& graph, const std::vector<int>& expected) {
+  std::size_t mismatches = 0;
+  for (medusa::VertexId v = 0; v < graph.vertex_count(); ++v) {
+    if (graph.vertex(v).level != expected[v] && mismatches++ < 5) {
+      UNSCOPED_INFO("vertex " << v << ": level " << graph.vertex(v).level << ", expected " << expected[v]);
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
+int max_level(const std::vector<int>& levels) {
+  int m = 0;
+  for (int l : levels) {
+    if (l != kUnreached && l > m) m = l;
+  }
+  return m;
+}
+}  // namespace bfs_test
+
+TEST_CASE("BFS-N (all edges every superstep) matches a queue BFS", "[runtime]") {
+  using namespace bfs_test;
+  for (const medusa_test::NamedGraph& input : medusa_test::integration_graphs()) {
+    if (input.graph == nullptr) {
+      WARN(medusa_test::missing_graph_message(input.name));
+      continue;
+    }
+    INFO("graph " << input.name);
+    const medusa_test::EdgeList& el = *input.graph;
+    medusa::Graph<VertexN, EdgeN> graph(el.vertex_count);
+    graph.SetEdges(el.src, el.dst);
+    graph.vertex(0).level = 0;
+    medusa::Config conf;
+    conf.combinerOpType = medusa::MEDUSA_OR;
+    auto device = medusa::Init_Device_DS(graph, conf);
+    const medusa::RunStats stats = device.Run(BfsN);
+    device.Dump_Result(graph);
+    const std::vector<int> expected = medusa_test::bfs_reference(el, 0);
+    check_levels(graph, expected);
+    CHECK(stats.stop_reason == "no continue vote");
+    CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
+  }
+}
+
+TEST_CASE("BFS-Q (SetActive frontier, Active and Received domains) matches a queue BFS", "[runtime]") {
+  using namespace bfs_test;
+  for (const medusa_test::NamedGraph& input : medusa_test::integration_graphs()) {
+    if (input.graph == nullptr) {
+      WARN(medusa_test::missing_graph_message(input.name));
+      continue;
+    }
+    INFO("graph " << input.name);
+    const medusa_test::EdgeList& el = *input.graph;
+    const medusa::VertexId source = el.vertex_count / 2;
+    medusa::Graph<VertexQ, EdgeQ> graph(el.vertex_count);
+    graph.SetEdges(el.src, el.dst);
+    graph.vertex(source).level = 0;
+    graph.SetActive(source);
+    auto device = medusa::Init_Device_DS(graph);
+    const medusa::RunStats stats = device.Run(BfsQ);
+    device.Dump_Result(graph);
+    const std::vector<int> expected = medusa_test::bfs_reference(el, source);
+    check_levels(graph, expected);
+    CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
+    // The frontier visits every reachable vertex's out-edges exactly once.
+    std::uint64_t reachable_out_edges = 0;
+    for (std::size_t i = 0; i < el.src.size(); ++i) reachable_out_edges += expected[el.src[i]] != kUnreached;
+    CHECK(stats.edges_visited == reachable_out_edges);
+  }
+}
