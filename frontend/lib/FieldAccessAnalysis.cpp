@@ -31,7 +31,10 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     const clang::Decl* parent = field->getParent()->getCanonicalDecl();
     FieldOwner owner;
     if (types_.vertex && parent == static_cast<const clang::Decl*>(types_.vertex->getCanonicalDecl()))
-      owner = isHeadCall(member->getBase()) ? FieldOwner::HeadVertex : FieldOwner::Vertex;
+      // An EDGE functor has no vertex parameter: every vertex it reaches is its head, whether
+      // through e.head().f or a reference bound to e.head().
+      owner = isHeadCall(member->getBase()) || info_.kind == ApiKind::Edge ? FieldOwner::HeadVertex
+                                                                            : FieldOwner::Vertex;
     else if (types_.edge && parent == static_cast<const clang::Decl*>(types_.edge->getCanonicalDecl()))
       owner = FieldOwner::Edge;
     else

@@ -148,6 +148,8 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
   }
 
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+    // Constructing a forbidden std type: the variable or expression using it is reported.
+    if (c_.forbiddenStdRecord(construct->getType())) return true;
     c_.checkCallee(&f_, construct->getConstructor(), construct->getBeginLoc());
     return true;
   }
@@ -274,7 +276,6 @@ void GpuSafetyChecker::checkCallee(const clang::FunctionDecl* caller,
     noteCaller(caller);
   };
 
-  if (callee->getBuiltinID() != 0) return;
   if (isInNamespace(callee, "medusa")) {
     if (kMedusaDeviceFunctions.count(qualified)) return;
     for (const char* record : kMedusaDeviceRecords)
@@ -298,13 +299,15 @@ void GpuSafetyChecker::checkCallee(const clang::FunctionDecl* caller,
     if (isIoFunction(name)) return fail(Diag::IoUse, qualified);
     if (isHeapFunction(name)) return fail(Diag::HeapFunction, qualified);
   }
+  if (callee->getBuiltinID() != 0) return;  // __builtin_*, and library builtins not caught above
   if (in_std) {
     if (parent != nullptr && isAllowedStdRecord(parent->getName())) return;
     if (parent == nullptr && isAllowedStdFunction(name)) return;
+    // Stream operators: the stream itself (std::cout, a local std::ofstream) is reported.
     if (callee->isOverloadedOperator() &&
         (callee->getOverloadedOperator() == clang::OO_LessLess ||
          callee->getOverloadedOperator() == clang::OO_GreaterGreater))
-      return fail(Diag::IoUse, qualified);
+      return;
     if (parent != nullptr && forbiddenStdRecord(context_.getRecordType(parent))) {
       diags_.report(location, Diag::StdType)
           << ("call to '" + qualified + "' on a value") << context_.getRecordType(parent);

@@ -379,7 +379,7 @@ bool ProgramMatcher::collectFunctors(ProgramAst& ast, ProgramModel& model) {
     if (!kind) {
       diags_.report(op->getLocation(), Diag::SignatureMatchesNoKind)
           << functor.record->getName() << ast.types.vertex->getName()
-          << ast.types.edge->getName() << ast.types.message;
+          << ast.types.edge->getName() << llvm::StringRef(model.message_type).ltrim(':');
       diags_.report(first_run.call->getBeginLoc(), Diag::PassedToRunHere)
           << first_run.info.functor << apiKindName(first_run.info.requested);
       ok = false;

@@ -1,0 +1,15 @@
+# ctest driver: medusa-cc must reject INPUT with exit status 1, print an error and write no file.
+file(REMOVE_RECURSE ${OUT_DIR})
+file(MAKE_DIRECTORY ${OUT_DIR})
+execute_process(COMMAND ${MEDUSA_CC} --backend=both -o ${OUT_DIR} ${INPUT} --
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit status 1, got ${rc}:\n${err}")
+endif()
+if(NOT err MATCHES "error: ")
+  message(FATAL_ERROR "no error message:\n${err}")
+endif()
+file(GLOB written ${OUT_DIR}/*)
+if(written)
+  message(FATAL_ERROR "a rejected program must not produce output, found: ${written}")
+endif()

@@ -1,0 +1,176 @@
+// Stages 1-3 on small programs: kinds, field reads/writes, built-ins, domains, rejection.
+#include "medusa-cc/Translator.h"
+
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <catch2/catch.hpp>
+
+using namespace medusa::cc;
+
+namespace {
+
+const char* const kPrelude = R"(
+#include <medusa/medusa.h>
+using namespace medusa;
+struct Vertex : VertexBase<float> { float a; float b; float c; int d; };
+struct Edge : EdgeBase<Vertex> { float w; };
+)";
+
+struct Analysis {
+  bool accepted = false;
+  unsigned errors = 0;
+  ProgramModel model;
+};
+
+Analysis analyze(const std::string& body) {
+  std::vector<std::string> args{"-std=c++17", "-I" MEDUSA_TEST_INCLUDE_DIR,
+                                "-resource-dir=" MEDUSA_TEST_RESOURCE_DIR};
+  clang::TextDiagnosticBuffer diagnostics;  // declared first: outlives the ASTUnit
+  std::unique_ptr<clang::ASTUnit> unit = clang::tooling::buildASTFromCodeWithArgs(
+      kPrelude + body, args, "input.cpp", "medusa-cc-test",
+      std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(), {}, &diagnostics);
+  REQUIRE(unit != nullptr);
+  Analysis result;
+  REQUIRE_FALSE(unit->getDiagnostics().hasErrorOccurred());
+  result.accepted = ProgramAnalysis::run(unit->getASTContext(), result.model);
+  result.errors = static_cast<unsigned>(diagnostics.err_end() - diagnostics.err_begin());
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("API kinds come from operator() parameters in either order", "[frontend]") {
+  Analysis a = analyze(R"(
+struct E1 { void operator()(EdgeList<Edge>& el, Vertex& v) const {} };
+struct E2 { void operator()(Edge e) const {} };
+struct M1 { void operator()(const Vertex& v, MessageList<float> ml) const {} };
+struct M2 { void operator()(float& m) const {} };
+struct V1 { void operator()(Vertex& v) const {} };
+void It() {
+  EMV<ELIST>::Run(E1{}); EMV<EDGE>::Run(E2{}); EMV<MLIST>::Run(M1{});
+  EMV<MESSAGE>::Run(M2{}); EMV<VERTEX>::Run(V1{}, Domain::Active);
+}
+)");
+  REQUIRE(a.accepted);
+  REQUIRE(a.model.functors.size() == 5);
+  CHECK(a.model.functor("E1")->kind == ApiKind::Elist);
+  CHECK(a.model.functor("E1")->params[0].role == ParamRole::EdgeList);
+  CHECK(a.model.functor("E1")->params[1].name == "v");
+  CHECK(a.model.functor("E2")->kind == ApiKind::Edge);
+  CHECK(a.model.functor("M1")->kind == ApiKind::Mlist);
+  CHECK(a.model.functor("M2")->kind == ApiKind::Message);
+  CHECK(a.model.functor("V1")->kind == ApiKind::Vertex);
+  CHECK(a.model.functor("V1")->domains == std::vector<DomainUse>{DomainUse::Active});
+  CHECK(a.model.uses().vertex_frontier);
+  CHECK(a.model.iteration_functions == std::vector<std::string>{"It"});
+}
+
+TEST_CASE("field reads and writes are told apart", "[frontend]") {
+  Analysis a = analyze(R"(
+float look(const float& x) { return x; }
+struct F {
+  void operator()(Vertex& v) const {
+    float x = v.a;        // read
+    v.b = x;              // write only
+    v.c += 1;             // read + write
+    look(v.a);            // const reference: read
+    float& alias = v.d == 0 ? x : x;
+    (void)alias;
+  }
+};
+void It() { EMV<VERTEX>::Run(F{}); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& f = *a.model.functor("F");
+  CHECK(f.vertex_fields.at("a").read);
+  CHECK_FALSE(f.vertex_fields.at("a").written);
+  CHECK_FALSE(f.vertex_fields.at("b").read);
+  CHECK(f.vertex_fields.at("b").written);
+  CHECK(f.vertex_fields.at("b").written_unconditionally);
+  CHECK(f.vertex_fields.at("c").read);
+  CHECK(f.vertex_fields.at("c").written);
+  CHECK(f.vertex_fields.at("d").read);
+  CHECK_FALSE(f.vertex_fields.at("d").written);
+}
+
+TEST_CASE("writes through references, pointers and ++ count as writes", "[frontend]") {
+  Analysis a = analyze(R"(
+void set(float* p) { *p = 1; }
+void inc(int& x) { ++x; }
+struct F {
+  void operator()(Vertex& v) const {
+    if (v.d > 0) v.a = 1;  // conditional write
+    set(&v.b);
+    inc(v.d);
+    float& r = v.c;
+    r = 2;
+  }
+};
+void It() { EMV<VERTEX>::Run(F{}); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& f = *a.model.functor("F");
+  CHECK(f.vertex_fields.at("a").written);
+  CHECK_FALSE(f.vertex_fields.at("a").written_unconditionally);
+  CHECK(f.vertex_fields.at("b").written);
+  CHECK(f.vertex_fields.at("c").written);
+  CHECK(f.vertex_fields.at("d").written);
+  CHECK(a.model.helpers.size() == 2);
+}
+
+TEST_CASE("EDGE functors read head fields and use built-ins", "[frontend]") {
+  Analysis a = analyze(R"(
+struct Send {
+  void operator()(Edge& e) const {
+    const Vertex& h = e.head();
+    if (h.a > e.head().b) { e.sendMsg(e.w); e.SetActive(); }
+    if (Superstep() > 2) Halt(); else Continue();
+  }
+};
+void It() { EMV<EDGE>::Run(Send{}, Domain::Active); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& f = *a.model.functor("Send");
+  CHECK(f.head_fields.count("a") == 1);
+  CHECK(f.head_fields.count("b") == 1);
+  CHECK(f.vertex_fields.empty());
+  CHECK(f.edge_fields.at("w").read);
+  CHECK(f.uses_head);
+  CHECK(f.sends_messages);
+  CHECK(f.sets_edge_active);
+  CHECK(f.continue_vote);
+  CHECK(f.halt_vote);
+  CHECK(f.uses_superstep);
+  const ProgramUsesInfo uses = a.model.uses();
+  CHECK(uses.edge_frontier);
+  CHECK_FALSE(uses.vertex_frontier);
+  CHECK(uses.continue_vote);
+  CHECK(uses.messages);
+}
+
+TEST_CASE("combiner operators and combinerOpType are recorded", "[frontend]") {
+  Analysis a = analyze(R"(
+struct Max { float operator()(const float& x, const float& y) const { return x > y ? x : y; } };
+struct V { void operator()(Vertex& v) const { v.a = v.combined_msg(); } };
+void It() { Combiner(Max{}); Combiner(); EMV<VERTEX>::Run(V{}); }
+int main() { Config conf; conf.combinerOpType = MEDUSA_MAX; }
+)");
+  REQUIRE(a.accepted);
+  REQUIRE(a.model.combiners.size() == 1);
+  CHECK(a.model.combiners[0].name == "Max");
+  CHECK(a.model.uses_builtin_combiner);
+  CHECK(a.model.combiner_op_types == std::vector<std::string>{"MEDUSA_MAX"});
+}
+
+TEST_CASE("unsafe programs are rejected with errors", "[frontend]") {
+  Analysis a = analyze(R"(
+int counter;
+struct F { void operator()(Vertex& v) const { counter++; throw 1; } };
+void It() { EMV<VERTEX>::Run(F{}); }
+)");
+  CHECK_FALSE(a.accepted);
+  CHECK(a.errors == 2);
+}
