@@ -72,6 +72,12 @@ TEST_CASE("medusa-gen input and output failures exit with 1 and name file:line",
   CHECK(bad.err == "medusa-gen: " + dir.file("bad.gr") +
                        ":2: vertex id out of range (expected arc head from 1 to 2, the declared vertex count, got 3)\n");
   CHECK(gen({"convert", dir.file("missing.mtx"), "-o", dir.file("x.medusa-bin")}).status == 1);
+  write_file(dir.file("loop.txt"), "0 0\n0 1\n");
+  const Run loops = gen({"convert", dir.file("loop.txt"), "--symmetric", "-o", dir.file("loop.graph")});
+  CHECK(loops.status == 1);
+  CHECK(loops.err == "medusa-gen: " + dir.file("loop.graph") +
+                         ":0: METIS files cannot hold self loops: remove them first; nothing written\n");
+  CHECK(gen({"convert", dir.file("loop.txt"), "--symmetric", "--no-self-loops", "-o", dir.file("loop.graph")}).status == 0);
   const Run unwritable = gen({"grid", "--rows", "2", "--cols", "2", "-o", dir.file("no/such/dir/g.mtx")});
   CHECK(unwritable.status == 1);
   CHECK_THAT(unwritable.err, Catch::Contains("cannot create"));

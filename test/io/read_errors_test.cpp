@@ -25,6 +25,8 @@ TEST_CASE("Matrix Market errors", "[io][errors][mtx]") {
         "g.mtx:1: expected field 'pattern', 'integer' or 'real', got 'complex'");
   CHECK(mtx_error("%%MatrixMarket matrix coordinate real hermitian\n") ==
         "g.mtx:1: expected symmetry 'general' or 'symmetric', got 'hermitian'");
+  CHECK(mtx_error("%%MatrixMarket matrix coordinate pattern symmetric\n3 4 1\n1 1\n") ==
+        "g.mtx:2: a symmetric matrix must be square (expected rows = columns, got 3 x 4)");
   CHECK(mtx_error(kMtxHeader + "% only comments\n") ==
         "g.mtx:2: file ends before the size line (expected 'rows columns entries')");
   CHECK(mtx_error(kMtxHeader + "3 3\n") == "g.mtx:2: expected entry count, got end of line");

@@ -61,6 +61,10 @@ EdgeListData read_matrix_market(LineReader& reader) {
   std::uint64_t columns = size.unsigned_integer("column count");
   std::uint64_t entries = size.unsigned_integer("entry count");
   size.expect_end("the entry count");
+  if (symmetric && rows != columns) {
+    reader.fail("a symmetric matrix must be square (expected rows = columns, got " + std::to_string(rows) + " x " +
+                std::to_string(columns) + ")");
+  }
   std::uint64_t vertices = std::max(rows, columns);
   if (vertices > kMaxVertexCount) {
     reader.fail("too many vertices for 32-bit ids (expected at most " + std::to_string(kMaxVertexCount) +

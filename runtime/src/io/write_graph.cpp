@@ -144,6 +144,9 @@ void write_metis(const std::string& path, const EdgeListData& data) {
   for (double w : data.weight) {
     if (w < 1 || w != std::floor(w)) fail(path, "METIS edge weights must be positive integers; nothing written");
   }
+  for (std::size_t e = 0; e < data.src.size(); ++e) {
+    if (data.src[e] == data.dst[e]) fail(path, "METIS files cannot hold self loops: remove them first; nothing written");
+  }
   if (data.edge_count() % 2 != 0) fail(path, "a symmetric graph must have an even number of directed edges; nothing written");
   // Group edges by source (counting sort keeps input order within a vertex).
   const std::size_t n = data.vertex_count;
