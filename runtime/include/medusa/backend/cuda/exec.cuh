@@ -55,9 +55,10 @@ void run_vertices(Session<Program>& s, Domain d, const Element& f) {
       launch<kernels::Source::Queue, VertexId>(s, l, f, l.active_vertices, nullptr,
                                                l.active_vertex_count);
       return;
-    case Domain::Received:
-      launch<kernels::Source::Flagged, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr),
-                                                 l.received, V);
+    case Domain::Received:  // (check_domain rejects it for ELIST; no kernel is instantiated)
+      if constexpr (K != ELIST)
+        launch<kernels::Source::Flagged, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr),
+                                                   l.received, V);
       return;
   }
 }
