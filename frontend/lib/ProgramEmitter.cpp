@@ -149,8 +149,11 @@ std::string ProgramEmitter::programTraits() const {
                       join(direction, " | ") + "},");
       binds.push_back("static_cast<" + d.field->type + "*>(a[" + std::to_string(i) + "])");
     }
-    values[prefix + "_array_members"] = join(members, "\n");
-    values[prefix + "_field_specs"] = join(specs, "\n");
+    // Multi-line values inside one template line: indented here.
+    values[prefix + "_array_members"] =
+        members.empty() ? "" : "\n    " + join(members, "\n    ") + "\n  ";
+    values[prefix + "_field_specs"] =
+        specs.empty() ? "" : "{\n      " + join(specs, "\n      ") + "\n  }";
     values[prefix + "_field_count"] = std::to_string(fields.size());
     values[prefix + "_binds"] = join(binds, ", ");
   }
@@ -321,16 +324,23 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
   std::sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
     return a.where.begin_offset < b.where.begin_offset;
   });
-  // The program description goes before the first region (after the graph types otherwise).
-  unsigned traits_at = regions.empty()
-                           ? std::max(model_.vertex.region.end_offset, model_.edge.region.end_offset)
-                           : regions.front().where.begin_offset;
+  // The program description needs complete vertex and edge types; it goes right before the first
+  // region after them (or right after them). A combiner defined before the types gets its
+  // launcher after the description.
+  const unsigned types_end = std::max(model_.vertex.region.end_offset, model_.edge.region.end_offset);
+  unsigned traits_at = types_end;
+  for (const Region& r : regions)
+    if (r.where.begin_offset >= types_end) {
+      traits_at = r.where.begin_offset;
+      break;
+    }
 
   auto lineOf = [&](unsigned offset) {
     return 1 + static_cast<unsigned>(std::count(source_.begin(), source_.begin() + offset, '\n'));
   };
   unsigned pos = 0;
   bool traits_done = false;
+  std::vector<const CombinerInfo*> deferred_combiners;
   auto copyUser = [&](unsigned end) {
     if (end <= pos) return;
     out.toUser(lineOf(pos));
@@ -341,11 +351,12 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     copyUser(traits_at);
     out.toGenerated();
     out.append(programTraits());
+    for (const CombinerInfo* c : deferred_combiners)
+      out.append(templates_.render("combiner_end", {{"combiner", c->name}}));
     traits_done = true;
   };
-  if (regions.empty()) emitTraits();
   for (const Region& r : regions) {
-    if (!traits_done) {
+    if (!traits_done && r.where.begin_offset >= traits_at) {
       emitTraits();
     } else {
       copyUser(r.where.begin_offset);
@@ -356,10 +367,17 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     out.toUser(r.where.begin_line);
     out.append(userText(r.where.begin_offset, r.where.end_offset));
     pos = r.where.end_offset;
-    out.toGenerated();
-    if (r.functor) out.append(functorEnd(*r.functor));
-    else out.append(templates_.render("combiner_end", {{"combiner", r.combiner->name}}));
+    if (r.functor) {
+      out.toGenerated();
+      out.append(functorEnd(*r.functor));
+    } else if (traits_done) {
+      out.toGenerated();
+      out.append(templates_.render("combiner_end", {{"combiner", r.combiner->name}}));
+    } else {
+      deferred_combiners.push_back(r.combiner);
+    }
   }
+  if (!traits_done) emitTraits();
   copyUser(static_cast<unsigned>(source_.size()));
   return out.take();
 }

@@ -14,6 +14,14 @@ struct Offer {
   unsigned from;
 };
 
+// Defined before the graph types: its launcher follows the program description.
+struct CheaperOffer {
+  Offer operator()(const Offer& a, const Offer& b) const {
+    if (a.cost != b.cost) return a.cost < b.cost ? a : b;
+    return a.from < b.from ? a : b;
+  }
+};
+
 struct Vertex : VertexBase<Offer> {
   float cost;
   float best_cost;
@@ -21,13 +29,6 @@ struct Vertex : VertexBase<Offer> {
 };
 struct Edge : EdgeBase<Vertex> {
   float cost;
-};
-
-struct CheaperOffer {
-  Offer operator()(const Offer& a, const Offer& b) const {
-    if (a.cost != b.cost) return a.cost < b.cost ? a : b;
-    return a.from < b.from ? a : b;
-  }
 };
 
 struct MakeOffers {
