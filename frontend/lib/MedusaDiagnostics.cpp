@@ -43,7 +43,8 @@ constexpr DiagText kDiagnostics[] = {
      "functor '%0' passed to EMV<%1>::Run has no operator(); give it "
      "'void operator()(...) const'"},
     {Diag::SeveralCallOperators, L::Error,
-     "functor '%0' has more than one operator(); an EMV functor has exactly one"},
+     "functor '%0' must have exactly one operator(), and not a template; the parameter types "
+     "decide its API kind"},
     {Diag::CallOperatorNotConst, L::Error,
      "operator() of functor '%0' must be const: the runtime copies functors to the device and "
      "calls them from many threads; keep per-element state in the vertex or edge"},

@@ -334,6 +334,15 @@ const clang::CXXMethodDecl* ProgramMatcher::findCallOperator(const clang::CXXRec
   return operators[0];
 }
 
+void ProgramMatcher::addHdInsertions(const clang::FunctionDecl* f, ProgramModel& model) {
+  // Every declaration in the file (an out-of-line definition too) gets MEDUSA_HD.
+  const clang::SourceManager& sm = context_.getSourceManager();
+  for (const clang::FunctionDecl* redecl : f->redecls()) {
+    const clang::SourceLocation at = sm.getExpansionLoc(redecl->getInnerLocStart());
+    if (sm.isInMainFile(at)) model.hd_insertions.push_back(sm.getFileOffset(at));
+  }
+}
+
 bool ProgramMatcher::checkTriviallyCopyableMembers(const clang::CXXRecordDecl* record,
                                                    const char* what) {
   bool ok = true;
@@ -421,7 +430,7 @@ bool ProgramMatcher::collectFunctors(ProgramAst& ast, ProgramModel& model) {
     info.region = wholeLineRegion(functor.record);
     info.operator_line = sm.getExpansionLineNumber(op->getLocation());
     for (const RunCallAst* run : functor.runs) info.domains.push_back(run->info.domain);
-    model.hd_insertions.push_back(sm.getFileOffset(sm.getExpansionLoc(op->getInnerLocStart())));
+    addHdInsertions(op, model);
   }
   for (auto& [key, functor] : by_record)
     if (functor.call_operator != nullptr) ast.functors.push_back(functor);
@@ -459,7 +468,7 @@ bool ProgramMatcher::collectCombiners(ProgramAst& ast, ProgramModel& model) {
     combiner.call = call;
     combiner.info.name = record->getNameAsString();
     combiner.info.region = wholeLineRegion(record);
-    model.hd_insertions.push_back(sm.getFileOffset(sm.getExpansionLoc(op->getInnerLocStart())));
+    addHdInsertions(op, model);
     ast.combiners.push_back(combiner);
   }
   std::sort(ast.combiners.begin(), ast.combiners.end(), [&](const auto& a, const auto& b) {

@@ -58,6 +58,7 @@ class ProgramMatcher {
   bool checkUserRecord(const clang::CXXRecordDecl* record, const char* what);
   bool checkNames(const clang::CXXRecordDecl* record, bool is_vertex);
   bool checkTriviallyCopyableMembers(const clang::CXXRecordDecl* record, const char* what);
+  void addHdInsertions(const clang::FunctionDecl* f, ProgramModel& model);
   RecordInfo describeRecord(const clang::CXXRecordDecl* record);
   SourceRegion wholeLineRegion(const clang::CXXRecordDecl* record);
   const clang::CXXMethodDecl* findCallOperator(const clang::CXXRecordDecl* record,

@@ -124,6 +124,14 @@ int main(int argc, const char** argv) {
     return 2;
   }
 
+  if (output_is_dir && !llvm::sys::fs::is_directory(output_option)) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(output_option)) {
+      llvm::errs() << "medusa-cc: error: cannot create '" << output_option << "': " << ec.message()
+                   << "\n";
+      return 3;
+    }
+  }
+
   clang::tooling::ClangTool tool(parser->getCompilations(), sources);
   using clang::tooling::ArgumentInsertPosition;
   using clang::tooling::getInsertArgumentAdjuster;
