@@ -155,7 +155,7 @@ std::string ProgramEmitter::programTraits() const {
     values[prefix + "_field_specs"] =
         specs.empty() ? "" : "{\n      " + join(specs, "\n      ") + "\n  }";
     values[prefix + "_field_count"] = std::to_string(fields.size());
-    values[prefix + "_binds"] = join(binds, ", ");
+    values[prefix + "_binds"] = join(binds, ",\n            ");
   }
   const ProgramUsesInfo uses = model_.uses();
   values["continue_vote"] = boolText(uses.continue_vote);

@@ -1,6 +1,7 @@
 // Golden input: MESSAGE and MLIST functors. Every vertex sends its value along its out-edges, a
 // MESSAGE functor halves every message slot, and an MLIST functor over Domain::Received sums
-// the messages of the vertices that got any.
+// the messages of the vertices that got any. Broadcast also records on each edge what it sent
+// (an edge field written on the device, copied back in input order).
 #include <medusa/medusa.h>
 
 #include <cmath>
@@ -12,11 +13,16 @@ using namespace medusa;
 struct Vertex : VertexBase<double> {
   double value;
 };
-struct Edge : EdgeBase<Vertex> {};
+struct Edge : EdgeBase<Vertex> {
+  double sent;
+};
 
 struct Broadcast {
   void operator()(EdgeList<Edge>& el, const Vertex& v) const {
-    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.value);
+    for (unsigned i = 0; i < el.size(); ++i) {
+      el[i].sendMsg(v.value);
+      el[i].sent = v.value;
+    }
   }
 };
 
@@ -53,8 +59,9 @@ int main() {
   device.Run(Step);
   device.Dump_Result(my_graph);
 
-  std::vector<double> value{1, 2, 3, 4};
+  std::vector<double> value{1, 2, 3, 4}, before_last;
   for (int it = 0; it < 3; ++it) {
+    before_last = value;
     std::vector<double> sum(n, 0.0);
     std::vector<bool> received(n, false);
     for (int e = 0; e < 4; ++e) {
@@ -68,6 +75,11 @@ int main() {
   for (int v = 0; v < n; ++v) {
     std::printf("%d %.6f\n", v, my_graph.vertex(v).value);
     if (std::fabs(my_graph.vertex(v).value - value[v]) > 1e-9) ++bad;
+  }
+  // In the last superstep each edge sent its source's value from before that superstep.
+  for (int e = 0; e < 4; ++e) {
+    std::printf("edge %d sent %.6f\n", e, my_graph.edge(e).sent);
+    if (std::fabs(my_graph.edge(e).sent - before_last[src[e]]) > 1e-9) ++bad;
   }
   return bad == 0 ? 0 : 1;
 }
