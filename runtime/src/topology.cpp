@@ -3,8 +3,13 @@
 #include <medusa/error.h>
 #include <medusa/topology.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 namespace medusa {
 
@@ -27,12 +32,58 @@ void check_ids(VertexId vertex_count, const std::vector<VertexId>& ids, const ch
                "); add the vertices before building the device data");
 }
 
-// offsets[v] = number of keys < v (exclusive prefix sum of the histogram), size V + 1.
-std::vector<EdgeIndex> offsets_by_key(VertexId vertex_count, const std::vector<VertexId>& keys) {
-  std::vector<EdgeIndex> offsets(static_cast<std::size_t>(vertex_count) + 1, 0);
-  for (VertexId k : keys) ++offsets[static_cast<std::size_t>(k) + 1];
-  for (std::size_t v = 1; v < offsets.size(); ++v) offsets[v] += offsets[v - 1];
-  return offsets;
+// Stable counting sort by key, parallel over contiguous chunks of the input: each chunk counts its
+// keys, the counts become per-chunk start positions, and each chunk then places its items in input
+// order. Calls place(i, position) once per item; fills `offsets` (V + 1, exclusive prefix sum).
+template <class Place>
+void stable_counting_sort(const VertexId* keys, std::size_t n, VertexId vertex_count,
+                          std::vector<EdgeIndex>& offsets, const Place& place) {
+  const std::size_t V = vertex_count;
+  std::size_t chunks = 1;
+#if defined(_OPENMP)
+  // One V-sized histogram per chunk: only as many chunks as the edges pay for.
+  if (n >= (std::size_t{1} << 16)) {
+    const std::size_t affordable = n / (V > 4096 ? V : 4096);
+    const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+    chunks = std::max<std::size_t>(1, std::min(threads, affordable));
+  }
+#endif
+  const auto T = static_cast<std::int64_t>(chunks);
+  auto chunk_begin = [n, chunks](std::int64_t t) { return n * static_cast<std::size_t>(t) / chunks; };
+  std::vector<EdgeIndex> start(chunks * V, 0);  // start[t * V + k]
+
+#pragma omp parallel for schedule(static, 1) if (T > 1)
+  for (std::int64_t t = 0; t < T; ++t) {
+    EdgeIndex* count = start.data() + static_cast<std::size_t>(t) * V;
+    for (std::size_t i = chunk_begin(t), end = chunk_begin(t + 1); i < end; ++i) ++count[keys[i]];
+  }
+
+  offsets.assign(V + 1, 0);
+  for (std::size_t t = 0; t < chunks; ++t) {
+    const EdgeIndex* count = start.data() + t * V;
+    for (std::size_t k = 0; k < V; ++k) offsets[k + 1] += count[k];
+  }
+  for (std::size_t k = 0; k < V; ++k) offsets[k + 1] += offsets[k];
+
+  const auto keys_count = static_cast<std::int64_t>(V);
+#pragma omp parallel for schedule(static) if (T > 1)
+  for (std::int64_t k = 0; k < keys_count; ++k) {
+    EdgeIndex run = offsets[static_cast<std::size_t>(k)];
+    for (std::size_t t = 0; t < chunks; ++t) {
+      EdgeIndex& slot = start[t * V + static_cast<std::size_t>(k)];
+      const EdgeIndex c = slot;
+      slot = run;
+      run += c;
+    }
+  }
+
+#pragma omp parallel for schedule(static, 1) if (T > 1)
+  for (std::int64_t t = 0; t < T; ++t) {
+    EdgeIndex* next = start.data() + static_cast<std::size_t>(t) * V;
+    for (std::size_t i = chunk_begin(t), end = chunk_begin(t + 1); i < end; ++i) {
+      place(i, next[keys[i]]++);
+    }
+  }
 }
 
 }  // namespace
@@ -50,36 +101,28 @@ Topology Topology::build(VertexId vertex_count, const std::vector<VertexId>& src
   t.edge_count = src.size();
   const std::size_t E = src.size();
 
-  // Forward CSR, stable by source: input edge i lands at the next free position of its source.
-  t.out_offsets = offsets_by_key(vertex_count, src);
+  // Forward CSR, stable by source: input edge i lands after the earlier edges of its source.
   t.out_dst.resize(E);
   t.edge_src.resize(E);
   t.input_edge.resize(E);
-  {
-    std::vector<EdgeIndex> next(t.out_offsets.begin(), t.out_offsets.end() - 1);
-    for (std::size_t i = 0; i < E; ++i) {
-      const EdgeIndex pos = next[src[i]]++;
-      t.out_dst[pos] = dst[i];
-      t.edge_src[pos] = src[i];
-      t.input_edge[pos] = i;
-    }
-  }
+  stable_counting_sort(src.data(), E, vertex_count, t.out_offsets,
+                       [&](std::size_t i, EdgeIndex pos) {
+                         t.out_dst[pos] = dst[i];
+                         t.edge_src[pos] = src[i];
+                         t.input_edge[pos] = i;
+                       });
 
   // Reverse CSR, stable by destination over CSR positions: the in-edges of a vertex appear in
   // CSR order, so one vertex's rIDs are consecutive and ordered by their sources.
-  t.in_offsets = offsets_by_key(vertex_count, t.out_dst);
   t.in_src.resize(E);
   t.in_edge.resize(E);
   t.rid.resize(E);
-  {
-    std::vector<EdgeIndex> next(t.in_offsets.begin(), t.in_offsets.end() - 1);
-    for (std::size_t e = 0; e < E; ++e) {
-      const EdgeIndex r = next[t.out_dst[e]]++;
-      t.in_src[r] = t.edge_src[e];
-      t.in_edge[r] = e;
-      t.rid[e] = r;
-    }
-  }
+  stable_counting_sort(t.out_dst.data(), E, vertex_count, t.in_offsets,
+                       [&](std::size_t e, EdgeIndex r) {
+                         t.in_src[r] = t.edge_src[e];
+                         t.in_edge[r] = e;
+                         t.rid[e] = r;
+                       });
   return t;
 }
 
