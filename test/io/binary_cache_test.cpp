@@ -61,9 +61,19 @@ TEST_CASE("Binary errors: magic, version, truncation, trailing bytes, checksum, 
   bad[8] = 9;
   CHECK(error_with(bad) == path + ":0: unsupported binary graph version (expected 1, got 9)");
   CHECK(error_with(good.substr(0, 40)) == path + ":0: file ends inside the header (expected 64 bytes, got 40)");
+  // Plain files: the size is checked against the header before anything is allocated.
   CHECK(error_with(good.substr(0, good.size() - 4)) ==
-        path + ":0: file ends inside the weight array (expected 40 bytes, got 36)");
-  CHECK(error_with(good + "x") == path + ":0: bytes after the last array (expected the file to end)");
+        path + ":0: file is shorter than its header says (expected 80 bytes of arrays, got 76)");
+  CHECK(error_with(good + "x") == path + ":0: file is longer than its header says (expected 80 bytes of arrays, got 81)");
+  // Compressed files cannot be sized up front: the stream itself must end in the right place.
+  const std::string packed = dir.file("g.medusa-bin.xz");
+  write_file(packed, xz_compress(good.substr(0, good.size() - 4)));
+  CHECK(error_of([&] { read_graph(packed); }) ==
+        packed + ":0: file ends inside the weight array (expected 40 bytes, got 36)");
+  write_file(packed, xz_compress(good + "x"));
+  CHECK(error_of([&] { read_graph(packed); }) == packed + ":0: bytes after the last array (expected the file to end)");
+  write_file(packed, xz_compress(good));
+  CHECK(read_graph(packed).edge_count() == 5);
   bad = good;
   bad[good.size() - 1] ^= 1;  // a bit of the last weight
   CHECK(error_with(bad) == path + ":0: checksum mismatch: the arrays are corrupt");

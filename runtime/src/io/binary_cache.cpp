@@ -116,6 +116,8 @@ template <class T>
 void read_array(ByteSource& source, const std::string& name, std::vector<T>& out, std::uint64_t count,
                 const char* what) {
   out.clear();
+  // The size was checked against the header when the source knows it; else grow slice by slice.
+  if (source.remaining() != ByteSource::kUnknownSize) out.reserve(count);
   const std::uint64_t slice = kSliceBytes / sizeof(T);
   while (out.size() < count) {
     std::size_t start = out.size();
@@ -170,6 +172,14 @@ EdgeListData read_binary(ByteSource& source, const std::string& name, SourceStam
   data.vertex_count = static_cast<VertexId>(header.vertex_count);
   data.symmetric = header.flags & kSymmetric;
   const std::uint64_t edges = header.edge_count;
+  const std::uint64_t id_bytes = edges * 2 * sizeof(VertexId);
+  const std::uint64_t expected = id_bytes + ((header.flags & kWeighted) ? padding_to_8(id_bytes) + edges * sizeof(double) : 0);
+  const std::uint64_t available = source.remaining();
+  if (available != ByteSource::kUnknownSize && available != expected) {
+    fail(name, std::string(available < expected ? "file is shorter" : "file is longer") +
+                   " than its header says (expected " + std::to_string(expected) + " bytes of arrays, got " +
+                   std::to_string(available) + ")");
+  }
   read_array(source, name, data.src, edges, "source array");
   read_array(source, name, data.dst, edges, "target array");
   if (header.flags & kWeighted) {

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include <sys/stat.h>
+
 namespace medusa::io::detail {
 namespace {
 
@@ -17,17 +19,26 @@ constexpr std::size_t kCompressedChunk = 1 << 20;
 
 class FileSource final : public ByteSource {
  public:
-  FileSource(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}
+  FileSource(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {
+    struct stat info;
+    if (::fstat(::fileno(file_), &info) == 0 && S_ISREG(info.st_mode)) size_ = static_cast<std::uint64_t>(info.st_size);
+  }
   ~FileSource() override { std::fclose(file_); }
   std::size_t read(char* destination, std::size_t capacity) override {
     std::size_t got = std::fread(destination, 1, capacity, file_);
     if (got == 0 && std::ferror(file_)) throw InputFailure("read error: " + std::string(std::strerror(errno)));
+    position_ += got;
     return got;
+  }
+  std::uint64_t remaining() const override {
+    return size_ == kUnknownSize || position_ > size_ ? kUnknownSize : size_ - position_;
   }
 
  private:
   std::FILE* file_;
   std::string path_;
+  std::uint64_t size_ = kUnknownSize;
+  std::uint64_t position_ = 0;
 };
 
 class MemorySource final : public ByteSource {
@@ -40,6 +51,7 @@ class MemorySource final : public ByteSource {
     position_ += n;
     return n;
   }
+  std::uint64_t remaining() const override { return size_ - position_; }
 
  private:
   const char* data_;
@@ -60,6 +72,10 @@ class PrefixedSource final : public ByteSource {
       return n;
     }
     return inner_->read(destination, capacity);
+  }
+  std::uint64_t remaining() const override {
+    std::uint64_t rest = inner_->remaining();
+    return rest == kUnknownSize ? kUnknownSize : rest + (prefix_.size() - position_);
   }
 
  private:

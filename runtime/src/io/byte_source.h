@@ -19,6 +19,9 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Fills up to `capacity` bytes; returns 0 only at the end of the stream.
   virtual std::size_t read(char* destination, std::size_t capacity) = 0;
+  // Bytes left to read when known without reading them (plain files, memory), else kUnknownSize.
+  static constexpr std::uint64_t kUnknownSize = ~std::uint64_t{0};
+  virtual std::uint64_t remaining() const { return kUnknownSize; }
 };
 
 enum class Compression { None, Xz, Gzip };
