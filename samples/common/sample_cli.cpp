@@ -99,7 +99,10 @@ EdgeList load_edges(const Options& opt) {
     io::GeneratorOptions g;
     g.seed = opt.seed;
     g.symmetrize = opt.symmetrize;
-    data = io::generate_rmat(opt.generated_scale, 16, g);
+    io::RmatParameters rmat;
+    rmat.scale = static_cast<int>(opt.generated_scale);
+    rmat.edges = std::uint64_t{16} << opt.generated_scale;
+    data = io::generate_rmat(rmat, g);
   } else {
     io::ReadOptions r;
     r.symmetrize = opt.symmetrize;

@@ -1,0 +1,76 @@
+// Breadth-first search, queue form (the paper's BFS-Q): only the frontier expands. Vertices reached
+// in a superstep SetActive() themselves, so the next superstep's ELIST runs on them alone, and the
+// VERTEX step runs only on vertices that received a message.
+#include <medusa/medusa.h>
+
+#include "../common/sample_cli.h"
+#include "bfs_cpu.h"
+
+#include <climits>
+#include <cstdio>
+#include <string>
+
+using namespace medusa;
+
+struct Vertex : VertexBase<unsigned int> {
+  unsigned int level;
+};
+struct Edge : EdgeBase<Vertex> {};
+
+/* ELIST API, active vertices only */
+struct Expand {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    unsigned int next = v.level + 1;
+    for (unsigned int i = 0; i < el.size(); i++) el[i].sendMsg(next);
+  }
+};
+
+/* VERTEX API, vertices that received a message only */
+struct Visit {
+  void operator()(Vertex& v) const {
+    unsigned int level = v.combined_msg();
+    if (level < v.level) {
+      v.level = level;
+      v.SetActive();
+      Continue();
+    }
+  }
+};
+
+void BFS() {
+  InitMessageBuffer(UINT_MAX);
+  EMV<ELIST>::Run(Expand{}, Active);
+  Combiner();
+  EMV<VERTEX>::Run(Visit{}, Received);
+}
+
+int main(int argc, char** argv) {
+  samples::Options opt = samples::parse_options(argc, argv, "BFS-Q: frontier BFS (SetActive, ELIST + min-Combiner + VERTEX)");
+  const samples::EdgeList edges = samples::load_edges(opt);
+  std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
+  if (opt.source >= edges.vertex_count) {
+    std::fprintf(stderr, "bfs_q: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
+    return 2;
+  }
+
+  Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);
+  for (Vertex& v : my_graph.vertices()) v.level = UINT_MAX;
+  my_graph.vertex(opt.source).level = 0;
+  my_graph.SetActive(opt.source);
+
+  Config conf;
+  conf.combinerOpType = MEDUSA_MIN;
+  conf.gpuCount = opt.gpus;
+  if (opt.iterations) conf.maxIteration = opt.iterations;
+  conf.verbose = opt.verbose;
+  auto device = Init_Device_DS(my_graph, conf);
+  RunStats stats = device.Run(BFS);
+  device.Dump_Result(my_graph);
+  samples::print_summary("bfs_q", stats, my_graph.edge_count());
+
+  std::vector<unsigned int> levels(my_graph.vertex_count());
+  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) levels[v] = my_graph.vertex(v).level;
+  if (!opt.output.empty() && !write_levels(opt.output, levels)) return 1;
+  if (!opt.validate) return 0;
+  return validate_levels(levels, bfs_cpu(edges.vertex_count, edges.src, edges.dst, opt.source));
+}
