@@ -509,4 +509,7 @@ TEST_CASE("Init_Device_DS reports out-of-range vertex ids; Dump_Result checks si
   ok.AddVertex();
   CHECK_THROWS_WITH(device.Dump_Result(ok), Catch::Contains("Dump_Result"));
   CHECK(device.report().find("3 vertices") != std::string::npos);
+  GraphT seeded(3);
+  seeded.SetActive(5);
+  CHECK_THROWS_WITH(medusa::Init_Device_DS(seeded), Catch::Contains("SetActive") && Catch::Contains("5"));
 }

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace votes_test {
@@ -142,4 +143,26 @@ TEST_CASE("Superstep() is 0 outside a run; Run restores the step state",
   auto device = medusa::Init_Device_DS(g);
   CHECK(device.Run(iteration).supersteps == 2);
   CHECK(medusa::Superstep() == 0);  // the step state is restored after Run
+}
+
+TEST_CASE("Active and Received domains need the frontier / receiver tracking the program declared",
+          "[runtime]") {
+  auto g = make_graph({1, 2});
+  auto device = medusa::Init_Device_DS(g);
+  CHECK_THROWS_WITH(device.Run([] { medusa::EMV<medusa::VERTEX>::Run(Vote{}, medusa::Active); }),
+                    Catch::Contains("vertex_frontier"));
+  CHECK_THROWS_WITH(device.Run([] { medusa::EMV<medusa::VERTEX>::Run(Vote{}, medusa::Received); }),
+                    Catch::Contains("ProgramUses::received"));
+}
+
+TEST_CASE("verbose mode reports the session and each superstep", "[runtime]") {
+  auto g = make_graph({3});
+  medusa::Config conf;
+  conf.verbose = true;
+  conf.gpuCount = 4;
+  auto device = medusa::Init_Device_DS(g, conf);
+  CHECK(device.Run(iteration).supersteps == 4);
+  const std::string report = device.report();
+  CHECK(report.find("host backend") != std::string::npos);
+  CHECK(report.find("gpuCount = 4 ignored") != std::string::npos);
 }
