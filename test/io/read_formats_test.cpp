@@ -159,6 +159,7 @@ TEST_CASE("Format sniffed from content when the name says nothing", "[io][detect
   CHECK(parse_text("c road\np sp 2 1\na 1 2 3\n", Format::Auto).format == "dimacs");
   CHECK(parse_text("p sp 2 1\na 1 2 3\n", Format::Auto).format == "dimacs");
   CHECK(parse_text("# snap\n0 1\n", Format::Auto).format == "snap");
+  CHECK(parse_error("", Format::Auto, "empty.dat") == "empty.dat:1: empty file (cannot tell its format)");
   CHECK(parse_error("0 1\n1 2\n", Format::Auto, "plain.dat") ==
         "plain.dat:0: cannot tell the file's format (expected a known extension "
         ".mtx/.txt/.el/.snap/.gr/.graph/.medusa-bin, a %%MatrixMarket header, DIMACS 'c'/'p sp' lines or SNAP "
@@ -171,6 +172,8 @@ TEST_CASE("Files on disk: extension decides, unknown extension sniffed", "[io][d
   write_file(dir.file("g.data"), "c sniffed\np sp 2 1\na 2 1 5\n");
   CHECK(edges_of(read_graph(dir.file("g.mtx"))) == std::vector<Edge>{{1, 0}, {0, 1}, {2, 1}, {1, 2}});
   CHECK(weighted_edges_of(read_graph(dir.file("g.data"))) == std::vector<WeightedEdge>{{1, 0, 5.0}});
+  write_binary(dir.file("binary.dat"), read_graph(dir.file("g.mtx")));
+  CHECK(read_graph(dir.file("binary.dat")).format == "matrix-market");  // sniffed by its magic
   CHECK(error_of([&] { read_graph(dir.file("missing.mtx")); }) ==
         dir.file("missing.mtx") + ":0: cannot open: No such file or directory");
 }
