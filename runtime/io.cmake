@@ -3,8 +3,8 @@
 # be included from elsewhere (test/io includes it when the runtime has not).
 include_guard(GLOBAL)
 
-find_package(LibLZMA REQUIRED)  # Debian: liblzma-dev
-find_package(ZLIB REQUIRED)     # Debian: zlib1g-dev
+find_package(LibLZMA REQUIRED GLOBAL)  # Debian: liblzma-dev
+find_package(ZLIB REQUIRED GLOBAL)     # Debian: zlib1g-dev
 
 set(_medusa_io_dir ${CMAKE_CURRENT_LIST_DIR})
 add_library(medusa_io STATIC

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds and checks Medusa on a GPU machine that has no Clang: the samples come already translated
+# (MEDUSA_PREGENERATED_DIR, made elsewhere with medusa-cc), Catch2 and compression libraries may
+# come from a kit folder. Runs the `gpu` ctest label, then every sample with --validate on a
+# generated Kronecker graph and on the real graphs found in the graph folder.
+#   scripts/gpu-check.sh <generated-dir> [kit-dir] [graph-dir]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+generated=$(cd "$1" && pwd)
+kit=${2:+$(cd "$2" && pwd)}
+graphs=${3:+$(cd "$3" && pwd)}
+build=${MEDUSA_BUILD_DIR:-$root/build-gpu}
+scale=${MEDUSA_KRON_SCALE:-20}
+
+args=(-DMEDUSA_BUILD_FRONTEND=OFF -DMEDUSA_PREGENERATED_DIR="$generated" -DCMAKE_BUILD_TYPE=Release)
+if [ -n "$kit" ]; then
+  args+=(-DCatch2_DIR="$kit/lib/cmake/Catch2")
+  [ -f /usr/include/lzma.h ] || args+=(-DLIBLZMA_INCLUDE_DIR="$kit/include" -DLIBLZMA_LIBRARY="$kit/lib/liblzma.a")
+  [ -f /usr/include/zlib.h ] || args+=(-DZLIB_INCLUDE_DIR="$kit/include" -DZLIB_LIBRARY="$kit/lib/libz.a")
+fi
+[ -n "$graphs" ] && args+=(-DMEDUSA_GRAPH_DIR="$graphs")
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+cmake -S "$root" -B "$build" -G Ninja "${args[@]}" >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E "error|warning: .*medusa|FAILED" | head -50
+cmake --build "$build" -j "$(nproc)" >/dev/null 2>&1 || { echo "build failed"; exit 1; }
+
+status=0
+ctest --test-dir "$build" -L gpu --output-on-failure || status=1
+
+kron=$build/kron$scale.medusa-bin
+"$build/bin/medusa-gen" kron --scale "$scale" --symmetric --seed 1 -o "$kron" || exit 1
+inputs=("$kron")
+[ -n "$graphs" ] && [ -f "$graphs/road-NE.txt.xz" ] && inputs+=("$graphs/road-NE.txt.xz --symmetrize")
+for sample in pagerank sssp bfs_n bfs_q cc; do
+  for input in "${inputs[@]}"; do
+    echo "== $sample $input"
+    # shellcheck disable=SC2086
+    "$build/samples/$sample" $input --validate || status=1
+  done
+done
+exit $status
