@@ -5,6 +5,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <functional>
@@ -206,11 +207,55 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
       }
       return true;
     }
-    if (c_.isGraphRecord(record) && !type->isReferenceType()) {
-      report(var->getLocation(), Diag::GraphValueCopy)
-          << var->getNameAsString() << (record == c_.types_.edge ? "edge" : "vertex");
-      noteContext();
+    if (!c_.isGraphRecord(record)) return true;
+    const int which = record->getCanonicalDecl() == c_.types_.edge->getCanonicalDecl() ? 1 : 0;
+    const clang::Expr* init = var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr;
+    if (!type->isReferenceType()) {
+      // `auto e = el[i];` copies the view (fine while only read); `Vertex x;` or `Vertex x{...}`
+      // has no element to view.
+      const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
+      const bool copies_element =
+          construct != nullptr && construct->getNumArgs() == 1 &&
+          c_.isGraphRecord(recordOf(construct->getArg(0)->getType()));
+      if (!copies_element) {
+        report(var->getLocation(), Diag::GraphValueCopy) << var->getNameAsString() << which << 0 << "";
+        noteContext();
+      } else {
+        value_copies_.insert(var);
+      }
+      return true;
     }
+    // `auto&& x = el[i]` deduces an lvalue reference in plain C++ but binds the temporary view
+    // on the device: only a written `&` (not `&&`) is a problem.
+    const clang::CharSourceRange written = clang::CharSourceRange::getTokenRange(
+        var->getTypeSourceInfo()->getTypeLoc().getSourceRange());
+    const bool forwarding = clang::Lexer::getSourceText(written, sm_, c_.context_.getLangOpts())
+                                .rtrim()
+                                .endswith("&&");
+    if (!forwarding && !type.getNonReferenceType().isConstQualified() &&
+        type->isLValueReferenceType() && init) {
+      const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(init->IgnoreParenImpCasts());
+      if (subscript != nullptr && subscript->getOperator() == clang::OO_Subscript &&
+          isSpecializationOf(recordOf(subscript->getArg(0)->getType()), "medusa::EdgeList")) {
+        report(var->getLocation(), Diag::EdgeListReference) << var->getNameAsString();
+        noteContext();
+      }
+    }
+    return true;
+  }
+
+  // Writes through a copy of a vertex or edge (see VisitVarDecl).
+  bool VisitMemberExpr(clang::MemberExpr* member) {
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(member->getBase()->IgnoreParenImpCasts());
+    if (ref == nullptr || !llvm::isa<clang::FieldDecl>(member->getMemberDecl())) return true;
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr || !value_copies_.count(var)) return true;
+    if (!c_.uses_.classifyUse(*member).written) return true;
+    const clang::CXXRecordDecl* record = recordOf(var->getType());
+    const int which = record->getCanonicalDecl() == c_.types_.edge->getCanonicalDecl() ? 1 : 0;
+    report(member->getMemberLoc(), Diag::GraphValueCopy)
+        << var->getNameAsString() << which << 1 << member->getMemberDecl()->getNameAsString();
+    noteContext();
     return true;
   }
 
@@ -228,6 +273,7 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
   GpuSafetyChecker& c_;
   const clang::FunctionDecl& f_;
   const clang::SourceManager& sm_;
+  std::set<const clang::VarDecl*> value_copies_;
 };
 
 GpuSafetyChecker::GpuSafetyChecker(clang::ASTContext& context, MedusaDiagnostics& diags,

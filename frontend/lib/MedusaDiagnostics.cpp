@@ -121,8 +121,13 @@ constexpr DiagText kDiagnostics[] = {
      "functor sees a proxy with the fields and built-ins only; make it a free function taking "
      "field values"},
     {Diag::GraphValueCopy, L::Error,
-     "variable '%0' copies a %1; on the device vertices and edges are proxies that cannot be "
-     "copied into values, so bind a reference ('auto& %0 = ...') or copy the fields you need"},
+     "variable '%0' %select{is a new %select{vertex|edge}1 value|writes field '%3' of a copy of "
+     "%select{a vertex|an edge}1}2; on the device vertices and edges are views of the graph's "
+     "arrays (a copy still refers to the same element), so bind a reference ('auto&& %0 = ...') "
+     "or use a struct of your own"},
+    {Diag::EdgeListReference, L::Error,
+     "'%0' binds el[i] to a non-const reference; on the device el[i] is a temporary view of the "
+     "edge, so write 'auto&& %0 = el[i];' (or 'auto %0 = el[i];')"},
     {Diag::CalledFromFunctor, L::Note, "'%0' is called from device code here"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),

@@ -54,6 +54,7 @@ enum class Diag {
   HelperTakesGraphType,
   MethodOfGraphType,
   GraphValueCopy,
+  EdgeListReference,
   CalledFromFunctor,
   Count
 };

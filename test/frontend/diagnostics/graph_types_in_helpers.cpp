@@ -1,5 +1,5 @@
 // On the device vertices and edges are proxies: helpers cannot take them, their member functions
-// cannot be called, and they cannot be copied into values.
+// cannot be called, and copies cannot be written.
 #include <medusa/medusa.h>
 using namespace medusa;
 struct Vertex : VertexBase<float> {
@@ -12,8 +12,8 @@ struct Update {
   void operator()(Vertex& v) const {
     v.rank = get_rank(v); // expected-note {{'get_rank' is called from device code here}}
     v.rank = v.doubled(); // expected-error {{member function 'doubled' of vertex type 'Vertex' cannot be called in a functor}}
-    Vertex copy = v; // expected-error {{variable 'copy' copies a vertex}}
-    v.rank += copy.rank;
+    Vertex copy = v;
+    copy.rank = 1; // expected-error {{variable 'copy' writes field 'rank' of a copy of a vertex}}
   }
 };
 void Iterate() { EMV<VERTEX>::Run(Update{}); }
