@@ -203,3 +203,10 @@ TEST_CASE("More than m messages along one edge is an error", "[runtime]") {
   zero.messagesPerEdge = 0;
   CHECK_THROWS_WITH(medusa::Init_Device_DS(g, zero), Catch::Contains("messagesPerEdge"));
 }
+
+TEST_CASE("A message buffer larger than the memory is refused with needed vs available", "[runtime]") {
+  auto g = make_graph(1);  // 500 edges
+  medusa::Config conf;
+  conf.messagesPerEdge = 1u << 31;  // 500 * 2^31 slots of 8 bytes: about 8 TiB
+  CHECK_THROWS_WITH(medusa::Init_Device_DS(g, conf), Catch::Contains("memory") && Catch::Contains("TiB"));
+}

@@ -6,6 +6,7 @@
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/format_bytes.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/host/frontier.h>
@@ -117,7 +118,7 @@ class Session : public SessionBase {
     const Message* slots = messages_.data();
     Message* out = combined_.data();
     const Message init = init_value_;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
     for (std::int64_t v = 0; v < V; ++v) {
       Message acc = init;
       const EdgeIndex end = in_off[v + 1] * m;
@@ -134,7 +135,6 @@ class Session : public SessionBase {
 
   std::string report() const {
     std::ostringstream os;
-    const double MiB = 1024.0 * 1024.0;
     int threads = 1;
 #if defined(_OPENMP)
     threads = omp_get_max_threads();
@@ -144,10 +144,11 @@ class Session : public SessionBase {
        << "; layout CSR (the host backend always uses CSR; requested "
        << layout_name(conf_.layout) << ")";
     if (conf_.gpuCount != 1) os << "; gpuCount = " << conf_.gpuCount << " ignored on the host";
-    os << "; memory: topology " << topology_bytes() / MiB << " MiB, vertex fields "
-       << common::soa_bytes(Program::vertex_fields, vertex_count_) / MiB << " MiB, edge fields "
-       << common::soa_bytes(Program::edge_fields, edge_count_) / MiB << " MiB, messages "
-       << (messages_.bytes() + send_counts_.bytes() + combined_.bytes()) / MiB << " MiB"
+    os << "; memory: topology " << common::format_bytes(topology_bytes()) << ", vertex fields "
+       << common::format_bytes(common::soa_bytes(Program::vertex_fields, vertex_count_))
+       << ", edge fields " << common::format_bytes(common::soa_bytes(Program::edge_fields, edge_count_))
+       << ", messages "
+       << common::format_bytes(messages_.bytes() + send_counts_.bytes() + combined_.bytes())
        << "; frontiers:" << (Program::uses.vertex_frontier ? " vertex" : "")
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
@@ -184,10 +185,10 @@ class Session : public SessionBase {
       if (domain == Domain::All) {
         const auto V = static_cast<std::int64_t>(vertex_count_);
         if constexpr (K == VERTEX) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (V > kSerialBelow)
           for (std::int64_t v = 0; v < V; ++v) element(c, va, ea, static_cast<VertexId>(v));
         } else {
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (V > kSerialBelow)
           for (std::int64_t v = 0; v < V; ++v) element(c, va, ea, static_cast<VertexId>(v));
         }
         if constexpr (K == ELIST) visited = edge_count_;
@@ -197,7 +198,7 @@ class Session : public SessionBase {
         const auto n = static_cast<std::int64_t>(queue.size());
         const VertexId* q = queue.data();
         const EdgeIndex* out_off = out_offsets_.data();
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited)
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited) if (n > kSerialBelow)
         for (std::int64_t i = 0; i < n; ++i) {
           element(c, va, ea, q[i]);
           if constexpr (K == ELIST) visited += out_off[q[i] + 1] - out_off[q[i]];
@@ -206,21 +207,21 @@ class Session : public SessionBase {
     } else if constexpr (K == EDGE) {
       if (domain == Domain::All) {
         const auto E = static_cast<std::int64_t>(edge_count_);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (E > kSerialBelow)
         for (std::int64_t e = 0; e < E; ++e) element(c, va, ea, static_cast<EdgeIndex>(e));
         visited = edge_count_;
       } else {
         const std::vector<EdgeIndex>& queue = edge_frontier_.current();
         const auto n = static_cast<std::int64_t>(queue.size());
         const EdgeIndex* q = queue.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kSerialBelow)
         for (std::int64_t i = 0; i < n; ++i) element(c, va, ea, q[i]);
         visited = queue.size();
       }
     } else {
       static_assert(K == MESSAGE, "unknown API kind");
       const auto slots = static_cast<std::int64_t>(messages_.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (slots > kSerialBelow)
       for (std::int64_t s = 0; s < slots; ++s) element(c, va, ea, static_cast<EdgeIndex>(s));
     }
     stats_.edges_visited += visited;
@@ -229,6 +230,10 @@ class Session : public SessionBase {
   }
 
  private:
+  // Launches over fewer elements run on the calling thread: waking the OpenMP team costs more
+  // than that much work, and high-diameter graphs have thousands of tiny supersteps.
+  static constexpr std::int64_t kSerialBelow = 2048;
+
   template <class Iteration>
   RunStats run_supersteps(const Iteration& iteration) {
     detail::CurrentSessionScope scope(this);
@@ -309,9 +314,9 @@ class Session : public SessionBase {
     const std::size_t total = host::physical_memory_bytes();
     const std::size_t needed = buffer_bytes() + topology_bytes();
     if (total == 0 || needed <= total) return;
-    MEDUSA_THROW("Init_Device_DS: the graph needs " + std::to_string(needed >> 20) +
-                 " MiB of host memory but the machine has " + std::to_string(total >> 20) +
-                 " MiB; use a smaller graph, fewer messages per edge or fewer fields");
+    MEDUSA_THROW("Init_Device_DS: the graph needs " + common::format_bytes(needed) +
+                 " of host memory but the machine has " + common::format_bytes(total) +
+                 "; use a smaller graph, fewer messages per edge or fewer fields");
   }
 
   void allocate_fields(const GraphType& graph) {
