@@ -397,6 +397,43 @@ TEST_CASE("Domain::Received visits only vertices that got a message this superst
   for (VertexId v = 0; v < 6; ++v) CHECK(g.vertex(v).out == expected[v]);
 }
 
+TEST_CASE("MLIST over Domain::Received and Domain::Active", "[runtime]") {
+  GraphT g(6);
+  for (VertexId v = 0; v < 6; ++v) g.vertex(v).count = -5;
+  g.AddEdge(0, 1, Edge{1, 0});
+  g.AddEdge(2, 1, Edge{2, 0});
+  g.AddEdge(3, 4, Edge{3, 0});
+  g.AddEdge(3, 5, Edge{0, 0});  // vertex 5 has an in-edge but receives nothing
+  g.SetActive(5);
+  auto device = medusa::Init_Device_DS(g, one_step());
+  device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::EDGE>::Run(SendAtWeightStep{});  // only the weight-0 edge 3->5 sends
+    medusa::EMV<medusa::MLIST>::Run(SumList{}, medusa::Received);
+  });
+  device.Dump_Result(g);
+  CHECK(g.vertex(5).count == 10001);  // one slot, in-degree 1
+  CHECK(g.vertex(1).count == -5);     // not visited
+  CHECK(g.vertex(4).count == -5);
+
+  GraphT h(6);
+  for (VertexId v = 0; v < 6; ++v) h.vertex(v).count = -5;
+  h.AddEdge(0, 1, Edge{1, 0});
+  h.AddEdge(2, 1, Edge{2, 0});
+  h.SetActive(1);
+  h.SetActive(4);
+  auto device2 = medusa::Init_Device_DS(h, one_step());
+  device2.Run([] {
+    medusa::InitMessageBuffer(7);
+    medusa::EMV<medusa::MLIST>::Run(SumList{}, medusa::Active);
+  });
+  device2.Dump_Result(h);
+  CHECK(h.vertex(1).out == 14);  // two untouched slots hold the InitMessageBuffer value
+  CHECK(h.vertex(1).count == 20002);
+  CHECK(h.vertex(4).count == 0);
+  CHECK(h.vertex(0).count == -5);
+}
+
 TEST_CASE("InitMessageBuffer clears the Received set of the previous superstep", "[runtime]") {
   GraphT g(5);
   g.AddEdge(0, 1, Edge{0, 0});  // sends in superstep 0
