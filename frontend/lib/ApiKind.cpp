@@ -47,6 +47,17 @@ const char* paramRoleName(ParamRole role) {
   return "?";
 }
 
+std::string FieldInfo::declarator(const char* pointer_or_reference, bool is_const) const {
+  const std::string element = (is_const ? "const " : "") + (element_type.empty() ? type : element_type);
+  if (array_suffix.empty()) return element + pointer_or_reference + " " + name;
+  return element + " (" + pointer_or_reference + name + ")" + array_suffix;
+}
+
+std::string FieldInfo::pointerType() const {
+  if (array_suffix.empty()) return (element_type.empty() ? type : element_type) + "*";
+  return element_type + " (*)" + array_suffix;
+}
+
 const FieldInfo* RecordInfo::field(const std::string& field_name) const {
   for (const FieldInfo& f : fields)
     if (f.name == field_name) return &f;

@@ -41,7 +41,7 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
       return true;
     FieldAccessAnalysis::Use use = analysis_.classifyUse(*member);
     FieldAccess access{owner, field, use.read, use.written, false, member->getMemberLoc()};
-    access.unconditional = use.written && top_level_statement_;
+    access.unconditional = use.written && !use.partial && top_level_statement_;
     accesses_.push_back(access);
     auto& fields = owner == FieldOwner::Vertex ? info_.vertex_fields
                    : owner == FieldOwner::Edge ? info_.edge_fields
@@ -98,6 +98,14 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
 }  // namespace
 
 FieldAccessAnalysis::Use FieldAccessAnalysis::classifyUse(const clang::Expr& expr) {
+  bool partial = false;
+  Use use = classifyParents(expr, partial);
+  use.partial = partial;
+  return use;
+}
+
+FieldAccessAnalysis::Use FieldAccessAnalysis::classifyParents(const clang::Expr& expr,
+                                                              bool& partial) {
   const clang::Expr* current = &expr;
   while (true) {
     clang::DynTypedNodeList parents = context_.getParents(*current);
@@ -112,6 +120,8 @@ FieldAccessAnalysis::Use FieldAccessAnalysis::classifyUse(const clang::Expr& exp
       }
       return {true, false};
     }
+    if (llvm::isa<clang::ArraySubscriptExpr>(parent) || llvm::isa<clang::MemberExpr>(parent))
+      partial = true;
     if (llvm::isa<clang::ParenExpr>(parent) || llvm::isa<clang::ArraySubscriptExpr>(parent) ||
         llvm::isa<clang::MemberExpr>(parent)) {
       // v.pos.x, v.hist[i]: the enclosing access decides (but an index is only read).

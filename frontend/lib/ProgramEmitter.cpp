@@ -140,14 +140,14 @@ std::string ProgramEmitter::programTraits() const {
       if (!d.readers.empty()) comment += "read by " + join(d.readers, ", ");
       if (!d.writers.empty())
         comment += std::string(comment.empty() ? "" : "; ") + "written by " + join(d.writers, ", ");
-      members.push_back(d.field->type + "* " + d.field->name + ";  // " + comment);
+      members.push_back(d.field->declarator("*", false) + ";  // " + comment);
       std::vector<std::string> direction;
       if (d.upload) direction.push_back("medusa::kUpload");
       if (d.download) direction.push_back("medusa::kDownload");
       specs.push_back("{\"" + d.field->name + "\", offsetof(" + record.qualified + ", " +
                       d.field->name + "), sizeof(" + d.field->type + "), " +
                       join(direction, " | ") + "},");
-      binds.push_back("static_cast<" + d.field->type + "*>(a[" + std::to_string(i) + "])");
+      binds.push_back("static_cast<" + d.field->pointerType() + ">(a[" + std::to_string(i) + "])");
     }
     // Multi-line values inside one template line: indented here.
     values[prefix + "_array_members"] =
@@ -175,7 +175,7 @@ std::string ProgramEmitter::vertexProxy(const std::string& name,
     auto it = uses.find(f.name);
     if (it == uses.end()) continue;
     const bool writable = !read_only && it->second.written;
-    members.push_back((writable ? "" : "const ") + f.type + "& " + f.name + ";");
+    members.push_back(f.declarator("&", !writable) + ";");
   }
   return templates_.render(
       "vertex_proxy", {{"name", name}, {"message", model_.message_type}, {"members", join(members, "\n")}});
@@ -201,7 +201,7 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
     for (const FieldInfo& f : model_.edge.fields) {
       auto it = functor.edge_fields.find(f.name);
       if (it != functor.edge_fields.end())
-        members.push_back((it->second.written ? "" : "const ") + f.type + "& " + f.name + ";");
+        members.push_back(f.declarator("&", !it->second.written) + ";");
     }
     proxies.push_back(templates_.render(
         "edge_proxy", {{"name", model_.edge.name},
@@ -225,7 +225,7 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
     for (const FieldInfo& f : model_.edge.fields) {
       auto it = functor.edge_fields.find(f.name);
       if (it != functor.edge_fields.end())
-        members.push_back((it->second.written ? "" : "const ") + f.type + "& " + f.name + ";");
+        members.push_back(f.declarator("&", !it->second.written) + ";");
     }
     proxies.push_back(templates_.render("edge_functor_proxy",
                                         {{"name", model_.edge.name},

@@ -276,6 +276,12 @@ RecordInfo ProgramMatcher::describeRecord(const clang::CXXRecordDecl* record) {
     FieldInfo f;
     f.name = field->getNameAsString();
     f.type = spellType(field->getType(), context_);
+    clang::QualType element = field->getType();
+    while (const auto* array = context_.getAsConstantArrayType(element)) {
+      f.array_suffix += "[" + llvm::toString(array->getSize(), 10, false) + "]";
+      element = array->getElementType();
+    }
+    f.element_type = spellType(element, context_);
     f.offset = context_.toCharUnitsFromBits(layout.getFieldOffset(field->getFieldIndex()))
                    .getQuantity();
     f.line = sm.getExpansionLineNumber(field->getLocation());

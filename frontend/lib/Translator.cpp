@@ -23,8 +23,8 @@ void checkDeviceFieldTypes(const clang::CXXRecordDecl* record,
     if (!uses.count(field->getNameAsString()) || reported.count(field)) continue;
     const char* why = nullptr;
     if (field->isBitField()) why = "bit-fields have no address; use a plain integer field";
-    else if (field->getType()->isArrayType())
-      why = "array fields are not supported yet; use separate fields or a struct of scalars";
+    else if (field->getType()->isArrayType() && !field->getType()->isConstantArrayType())
+      why = "only fixed-size arrays can live on the device";
     else if (field->getType()->isReferenceType())
       why = "a reference refers to host memory; store the value";
     if (why == nullptr) continue;

@@ -38,8 +38,14 @@ class FieldAccessAnalysis {
   struct Use {
     bool read = false;
     bool written = false;
+    bool partial = false;  // through an element or member (v.hist[i], v.pos.x): not the whole field
   };
   Use classifyUse(const clang::Expr& expr);
+
+ private:
+  Use classifyParents(const clang::Expr& expr, bool& partial);
+
+ public:
 
  private:
   clang::ASTContext& context_;

@@ -29,9 +29,17 @@ struct SourceRegion {
 
 struct FieldInfo {
   std::string name;
-  std::string type;     // fully qualified, as the emitted code spells it
+  std::string type;     // fully qualified, as the emitted code spells it ("float[4]" for arrays)
   uint64_t offset = 0;  // bytes, offsetof(record, name)
   unsigned line = 0;
+  // For fixed-size arrays: the element type and the extents ("float", "[4]"); else type, "".
+  std::string element_type;
+  std::string array_suffix;
+
+  // "float* x" / "float (*x)[4]"; "const float& x" / "const float (&x)[4]".
+  std::string declarator(const char* pointer_or_reference, bool is_const) const;
+  // "float*" / "float (*)[4]".
+  std::string pointerType() const;
 };
 
 struct RecordInfo {

@@ -14,7 +14,7 @@ namespace {
 const char* const kPrelude = R"(
 #include <medusa/medusa.h>
 using namespace medusa;
-struct Vertex : VertexBase<float> { float a; float b; float c; int d; };
+struct Vertex : VertexBase<float> { float a; float b; float c; int d; float h[2]; };
 struct Edge : EdgeBase<Vertex> { float w; };
 )";
 
@@ -173,4 +173,21 @@ void It() { EMV<VERTEX>::Run(F{}); }
 )");
   CHECK_FALSE(a.accepted);
   CHECK(a.errors == 2);
+}
+
+TEST_CASE("writing one element of an array field is a partial write", "[frontend]") {
+  Analysis a = analyze(R"(
+struct F { void operator()(Vertex& v) const { v.h[0] = v.h[1]; v.a = 1; } };
+void It() { EMV<VERTEX>::Run(F{}); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& f = *a.model.functor("F");
+  CHECK(f.vertex_fields.at("h").read);
+  CHECK(f.vertex_fields.at("h").written);
+  CHECK_FALSE(f.vertex_fields.at("h").written_unconditionally);
+  CHECK(f.vertex_fields.at("a").written_unconditionally);
+  REQUIRE(a.model.vertex.field("h") != nullptr);
+  CHECK(a.model.vertex.field("h")->array_suffix == "[2]");
+  CHECK(a.model.vertex.field("h")->declarator("&", true) == "const float (&h)[2]");
+  CHECK(a.model.vertex.field("h")->pointerType() == "float (*)[2]");
 }
