@@ -251,7 +251,7 @@ medusa::Config one_step() {
 
 using namespace kinds_test;
 
-TEST_CASE("VERTEX over all vertices; upload and download directions", "[runtime]") {
+TEST_CASE("VERTEX over all vertices with upload and download directions", "[runtime]") {
   GraphT g = make_graph(40, 200, 1);
   for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).out = 77;  // not uploaded
   auto once = medusa::Init_Device_DS(g, one_step());
@@ -296,7 +296,7 @@ TEST_CASE("EDGE sends along rID slots and writes edge fields back in input order
   for (VertexId v = 0; v < g.vertex_count(); ++v) REQUIRE(g.vertex(v).out == expected[v]);
 }
 
-TEST_CASE("ELIST sends along out-edges in input order; MLIST reads a vertex's slots", "[runtime]") {
+TEST_CASE("ELIST sends along out-edges in input order and MLIST reads a vertex's slots", "[runtime]") {
   GraphT g = make_graph(30, 150, 3);
   auto device = medusa::Init_Device_DS(g, one_step());
   device.Run([] {
@@ -317,7 +317,7 @@ TEST_CASE("ELIST sends along out-edges in input order; MLIST reads a vertex's sl
   }
 }
 
-TEST_CASE("MESSAGE visits every slot; identity for vertices without messages", "[runtime]") {
+TEST_CASE("MESSAGE visits every slot and vertices without messages get the identity", "[runtime]") {
   GraphT g(5);
   for (VertexId v = 0; v < 5; ++v) g.vertex(v).value = static_cast<int>(3 * v + 1);
   g.AddEdge(0, 1, Edge{2, 0});
@@ -535,7 +535,7 @@ TEST_CASE("An empty graph runs every kind without touching anything", "[runtime]
   CHECK(g.vertex_count() == 0);
 }
 
-TEST_CASE("Init_Device_DS reports out-of-range vertex ids; Dump_Result checks sizes", "[runtime]") {
+TEST_CASE("Init_Device_DS reports out-of-range vertex ids and Dump_Result checks sizes", "[runtime]") {
   GraphT g(3);
   g.AddEdge(0, 1);
   g.AddEdge(2, 9);

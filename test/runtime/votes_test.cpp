@@ -136,7 +136,7 @@ TEST_CASE("maxIteration bounds the supersteps", "[runtime]") {
   CHECK(idle.Run(iteration).supersteps == 0);
 }
 
-TEST_CASE("Superstep() is 0 outside a run; Run restores the step state",
+TEST_CASE("Superstep() is 0 outside a run and Run restores the step state",
           "[runtime]") {
   CHECK(medusa::Superstep() == 0);
   auto g = make_graph({1});
