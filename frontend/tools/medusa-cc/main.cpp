@@ -42,6 +42,12 @@ cl::opt<bool> no_line_option("no-line-directives", cl::desc("Omit #line directiv
                              cl::cat(category));
 cl::opt<bool> time_option("time", cl::desc("Print how long translation took"), cl::cat(category));
 
+cl::extrahelp common_help(clang::tooling::CommonOptionsParser::HelpMessage);
+cl::extrahelp exit_help(
+    "\nExit status: 0 translated (or --verify passed); 1 the program was rejected (diagnostics "
+    "above,\nno file written); 2 usage error; 3 an output file could not be written.\n"
+    "Environment: MEDUSA_CLANG_RESOURCE_DIR, MEDUSA_INCLUDE_DIR override the built-in paths.\n");
+
 const char* const kOverview =
     "medusa-cc: translates a sequential C++ Medusa program (EMV functors, see "
     "docs/medusa-cc.md)\ninto <name>.medusa.cu (CUDA) and/or <name>.medusa.cpp (host/OpenMP).\n";
