@@ -1,0 +1,21 @@
+# ctest driver: --backend=both writes <stem>.medusa.cu and <stem>.medusa.cpp with the same text,
+# except that the host file defines MEDUSA_BACKEND_HOST (one more line) and names itself in #line.
+get_filename_component(stem ${INPUT} NAME_WE)
+file(REMOVE_RECURSE ${OUT_DIR})
+execute_process(COMMAND ${MEDUSA_CC} --backend=both --no-line-directives -o ${OUT_DIR}/ ${INPUT} --
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "medusa-cc failed (${rc}):\n${err}")
+endif()
+file(READ ${OUT_DIR}/${stem}.medusa.cu cu)
+file(READ ${OUT_DIR}/${stem}.medusa.cpp cpp)
+if(cu MATCHES "MEDUSA_BACKEND_HOST" OR NOT cpp MATCHES "\n#define MEDUSA_BACKEND_HOST 1\n")
+  message(FATAL_ERROR "only the host file may define MEDUSA_BACKEND_HOST")
+endif()
+string(REPLACE "#define MEDUSA_BACKEND_HOST 1\n" "" cpp_without "${cpp}")
+if(NOT cu STREQUAL cpp_without)
+  message(FATAL_ERROR "the .cu and .cpp texts differ beyond the backend define")
+endif()
+if(cu MATCHES "#line")
+  message(FATAL_ERROR "--no-line-directives left a #line directive")
+endif()
