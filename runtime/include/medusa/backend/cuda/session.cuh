@@ -281,8 +281,7 @@ class Session : public SessionBase {
          "-byte messages\n";
     if (conf_.gpuCount != 1)
       r += "  gpuCount = " + std::to_string(conf_.gpuCount) +
-           " requested; this single-GPU session uses GPU " + std::to_string(device_.ordinal) +
-           "\n";
+           " ignored: this single-GPU session uses GPU " + std::to_string(device_.ordinal) + "\n";
     r += "  layout: CSR (array of adjacency arrays) with reverse CSR and rID";
     if (conf_.layout != Layout::Auto && conf_.layout != Layout::CSR)
       r += " (the requested layout is not available on the CUDA backend yet)";
