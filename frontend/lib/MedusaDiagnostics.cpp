@@ -26,8 +26,8 @@ constexpr DiagText kDiagnostics[] = {
      "%0 '%1' must be defined in the translated file, not in a header, so that medusa-cc can "
      "generate device code for it"},
     {Diag::NotAtGlobalScope, L::Error,
-     "%0 '%1' must be declared at global namespace scope (not inside a function, class or "
-     "namespace)"},
+     "%0 '%1' must be declared at namespace scope (not inside a function, a class or an "
+     "anonymous namespace)"},
     {Diag::DeclaredHere, L::Note, "'%0' declared here"},
     {Diag::TemplateNotSupported, L::Error,
      "%0 '%1' is a template; medusa-cc translates only non-template functors, combiners and "

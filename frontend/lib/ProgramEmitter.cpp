@@ -23,6 +23,30 @@ std::string quotePath(const std::string& path) {
 
 const char* boolText(bool b) { return b ? "true" : "false"; }
 
+std::string plainName(const std::string& ns) {
+  return ns.rfind("inline ", 0) == 0 ? ns.substr(7) : ns;
+}
+// Specializations of medusa templates must be declared at global scope: these close and reopen
+// the user's namespaces around them.
+std::string leaveScope(const NamespacePath& path) {
+  std::vector<std::string> lines;
+  for (auto it = path.rbegin(); it != path.rend(); ++it)
+    lines.push_back("}  // namespace " + plainName(*it));
+  return join(lines, "\n");
+}
+std::string enterScope(const NamespacePath& path) {
+  std::vector<std::string> lines;
+  for (const std::string& ns : path)
+    lines.push_back((ns == plainName(ns) ? "" : "inline ") + std::string("namespace ") +
+                    plainName(ns) + " {");
+  return join(lines, "\n");
+}
+std::string scopePrefix(const NamespacePath& path) {
+  std::string out;
+  for (const std::string& ns : path) out += "::" + plainName(ns);
+  return path.empty() ? "" : out + "::";
+}
+
 // Accumulates the output and knows its own line numbers, for #line directives back to it.
 class OutputWriter {
  public:
@@ -301,8 +325,11 @@ std::string ProgramEmitter::functorEnd(const FunctorInfo& functor) const {
                                                       {"index_type", index_type},
                                                       {"index", index},
                                                       {"body", elementBody(functor)}});
-  return element + templates_.render("functor_end",
-                                     {{"functor", functor.name}, {"kind", apiKindName(functor.kind)}});
+  return element + templates_.render("functor_end", {{"functor", functor.name},
+                                                    {"kind", apiKindName(functor.kind)},
+                                                    {"scope", scopePrefix(functor.namespaces)},
+                                                    {"leave_scope", leaveScope(functor.namespaces)},
+                                                    {"enter_scope", enterScope(functor.namespaces)}});
 }
 
 std::string ProgramEmitter::emit(const EmitOptions& options) const {
@@ -347,17 +374,27 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     out.append(userText(pos, end));
     pos = end;
   };
-  auto emitTraits = [&] {
+  auto combinerEnd = [&](const CombinerInfo& c, bool at_global_scope) {
+    const NamespacePath none;
+    const NamespacePath& around = at_global_scope ? none : c.namespaces;
+    return templates_.render("combiner_end", {{"combiner", c.name},
+                                              {"scope", scopePrefix(c.namespaces)},
+                                              {"leave_scope", leaveScope(around)},
+                                              {"enter_scope", enterScope(around)}});
+  };
+  // `namespaces`: where the user's text stands at traits_at.
+  auto emitTraits = [&](const NamespacePath& namespaces) {
     copyUser(traits_at);
     out.toGenerated();
+    out.append(leaveScope(namespaces));
     out.append(programTraits());
-    for (const CombinerInfo* c : deferred_combiners)
-      out.append(templates_.render("combiner_end", {{"combiner", c->name}}));
+    for (const CombinerInfo* c : deferred_combiners) out.append(combinerEnd(*c, true));
+    out.append(enterScope(namespaces));
     traits_done = true;
   };
   for (const Region& r : regions) {
     if (!traits_done && r.where.begin_offset >= traits_at) {
-      emitTraits();
+      emitTraits(r.functor ? r.functor->namespaces : r.combiner->namespaces);
     } else {
       copyUser(r.where.begin_offset);
       out.toGenerated();
@@ -372,12 +409,16 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
       out.append(functorEnd(*r.functor));
     } else if (traits_done) {
       out.toGenerated();
-      out.append(templates_.render("combiner_end", {{"combiner", r.combiner->name}}));
+      out.append(combinerEnd(*r.combiner, false));
     } else {
       deferred_combiners.push_back(r.combiner);
     }
   }
-  if (!traits_done) emitTraits();
+  if (!traits_done) {
+    const RecordInfo& last = model_.vertex.region.end_offset >= model_.edge.region.end_offset
+                                 ? model_.vertex : model_.edge;
+    emitTraits(last.namespaces);  // right after the later graph type, in its namespace
+  }
   copyUser(static_cast<unsigned>(source_.size()));
   return out.take();
 }

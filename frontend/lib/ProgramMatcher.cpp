@@ -126,6 +126,15 @@ namespace {
 
 bool startsWith(llvm::StringRef s, llvm::StringRef prefix) { return s.startswith(prefix); }
 
+NamespacePath namespacePath(const clang::Decl* decl) {
+  NamespacePath path;
+  for (const clang::DeclContext* dc = decl->getDeclContext(); !dc->isTranslationUnit();
+       dc = dc->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
+      path.insert(path.begin(), (ns->isInline() ? "inline " : "") + ns->getNameAsString());
+  return path;
+}
+
 bool beforeInFile(const clang::SourceManager& sm, const clang::Decl* a, const clang::Decl* b) {
   return sm.isBeforeInTranslationUnit(a->getBeginLoc(), b->getBeginLoc());
 }
@@ -223,7 +232,15 @@ bool ProgramMatcher::checkUserRecord(const clang::CXXRecordDecl* record, const c
     diags_.report(record->getLocation(), Diag::NotInMainFile) << what << name;
     return false;
   }
-  if (record->isLambda() || !record->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+  // Namespace scope: only named namespaces (and extern "C++" blocks) may enclose it.
+  bool namespace_scope = !record->isLambda();
+  for (const clang::DeclContext* dc = record->getDeclContext(); namespace_scope && !dc->isTranslationUnit();
+       dc = dc->getParent()) {
+    const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(dc);
+    namespace_scope = (ns != nullptr && !ns->isAnonymousNamespace()) ||
+                      llvm::isa<clang::LinkageSpecDecl>(dc);
+  }
+  if (!namespace_scope) {
     diags_.report(record->getLocation(), Diag::NotAtGlobalScope) << what << name;
     return false;
   }
@@ -271,6 +288,7 @@ RecordInfo ProgramMatcher::describeRecord(const clang::CXXRecordDecl* record) {
   info.qualified = "::" + record->getQualifiedNameAsString();
   info.line = sm.getExpansionLineNumber(record->getLocation());
   info.region = wholeLineRegion(record);
+  info.namespaces = namespacePath(record);
   const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
   for (const clang::FieldDecl* field : record->fields()) {
     FieldInfo f;
@@ -431,6 +449,7 @@ bool ProgramMatcher::collectFunctors(ProgramAst& ast, ProgramModel& model) {
     }
     FunctorInfo& info = functor.info;
     info.name = functor.record->getNameAsString();
+    info.namespaces = namespacePath(functor.record);
     info.kind = kind->kind;
     info.params = kind->params;
     info.region = wholeLineRegion(functor.record);
@@ -473,6 +492,7 @@ bool ProgramMatcher::collectCombiners(ProgramAst& ast, ProgramModel& model) {
     combiner.call_operator = op;
     combiner.call = call;
     combiner.info.name = record->getNameAsString();
+    combiner.info.namespaces = namespacePath(record);
     combiner.info.region = wholeLineRegion(record);
     addHdInsertions(op, model);
     ast.combiners.push_back(combiner);

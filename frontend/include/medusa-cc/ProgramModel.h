@@ -48,6 +48,7 @@ struct RecordInfo {
   std::vector<FieldInfo> fields;
   unsigned line = 0;
   SourceRegion region;     // whole lines of the definition
+  std::vector<std::string> namespaces;  // enclosing named namespaces, outermost first
   const FieldInfo* field(const std::string& field_name) const;
 };
 
@@ -67,8 +68,12 @@ struct ParamInfo {
   std::string name;
 };
 
+// The named namespaces around a declaration, outermost first ("inline ns" for inline ones).
+using NamespacePath = std::vector<std::string>;
+
 struct FunctorInfo {
   std::string name;
+  NamespacePath namespaces;
   ApiKind kind = ApiKind::Vertex;
   std::vector<ParamInfo> params;  // in declaration order
   SourceRegion region;            // whole lines of the struct definition, including `};`
@@ -88,6 +93,7 @@ struct FunctorInfo {
 // A user-defined combiner operator passed to medusa::Combiner(op).
 struct CombinerInfo {
   std::string name;
+  NamespacePath namespaces;
   SourceRegion region;
 };
 

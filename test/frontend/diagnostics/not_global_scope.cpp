@@ -1,17 +1,23 @@
-// Functors must be declared at global namespace scope of the translated file.
+// Functors must be declared at namespace scope (named namespaces are fine) of the translated file.
+// (Functors in anonymous namespaces or functions are already C++ errors: EMV<K>::Run<F> has no
+// definition outside translation.)
 #include <medusa/medusa.h>
 using namespace medusa;
 struct Vertex : VertexBase<float> {
   float rank;
 };
-struct Edge : EdgeBase<Vertex> {
-  float weight;
-};
+struct Edge : EdgeBase<Vertex> {};
 namespace app {
-struct Scale { // expected-error {{functor 'Scale' must be declared at global namespace scope}}
+struct Scale {  // fine: a named namespace
   void operator()(Vertex& v) const { v.rank *= 2; }
 };
 }  // namespace app
+struct Outer {
+  struct Nested { // expected-error {{functor 'Nested' must be declared at namespace scope (not inside a function, a class or an anonymous namespace)}}
+    void operator()(Vertex& v) const { v.rank = 0; }
+  };
+};
 void Iterate() {
-  EMV<VERTEX>::Run(app::Scale{}); // expected-note {{'Scale' is passed to EMV<VERTEX>::Run here}}
+  EMV<VERTEX>::Run(app::Scale{});
+  EMV<VERTEX>::Run(Outer::Nested{}); // expected-note {{'Nested' is passed to EMV<VERTEX>::Run here}}
 }
