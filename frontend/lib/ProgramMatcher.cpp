@@ -466,7 +466,6 @@ bool ProgramMatcher::collectFunctors(ProgramAst& ast, ProgramModel& model) {
 }
 
 bool ProgramMatcher::collectCombiners(ProgramAst& ast, ProgramModel& model) {
-  const clang::SourceManager& sm = context_.getSourceManager();
   KindClassifier classifier(ast.types);
   std::set<const clang::Decl*> seen;
   bool ok = true;

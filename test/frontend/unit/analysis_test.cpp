@@ -1,4 +1,5 @@
 // Stages 1-3 on small programs: kinds, field reads/writes, built-ins, domains, rejection.
+#include "medusa-cc/GpuSafetyChecker.h"
 #include "medusa-cc/Translator.h"
 
 #include <clang/Frontend/ASTUnit.h>
@@ -190,4 +191,29 @@ void It() { EMV<VERTEX>::Run(F{}); }
   CHECK(a.model.vertex.field("h")->array_suffix == "[2]");
   CHECK(a.model.vertex.field("h")->declarator("&", true) == "const float (&h)[2]");
   CHECK(a.model.vertex.field("h")->pointerType() == "float (*)[2]");
+}
+
+TEST_CASE("device allow-lists", "[frontend]") {
+  using medusa::cc::GpuSafetyChecker;
+  CHECK(GpuSafetyChecker::isAllowedMathFunction("sqrt"));
+  CHECK(GpuSafetyChecker::isAllowedMathFunction("sqrtf"));
+  CHECK(GpuSafetyChecker::isAllowedMathFunction("fabsl"));
+  CHECK_FALSE(GpuSafetyChecker::isAllowedMathFunction("printf"));
+  CHECK(GpuSafetyChecker::isIoFunction("fprintf"));
+  CHECK(GpuSafetyChecker::isHeapFunction("realloc"));
+  CHECK(GpuSafetyChecker::isAllowedStdRecord("numeric_limits"));
+  CHECK_FALSE(GpuSafetyChecker::isAllowedStdRecord("vector"));
+  CHECK(GpuSafetyChecker::isAllowedStdFunction("min"));
+  CHECK_FALSE(GpuSafetyChecker::isAllowedStdFunction("sort"));
+}
+
+TEST_CASE("functors in named namespaces keep their namespace path", "[frontend]") {
+  Analysis a = analyze(R"(
+namespace app { inline namespace v2 {
+struct F { void operator()(Vertex& v) const { v.a = 1; } };
+} }
+void It() { EMV<VERTEX>::Run(app::F{}); }
+)");
+  REQUIRE(a.accepted);
+  CHECK(a.model.functor("F")->namespaces == NamespacePath{"app", "inline v2"});
 }
