@@ -45,3 +45,6 @@ add_executable(medusa-gen ${_medusa_io_dir}/tools/medusa-gen/main.cpp)
 target_link_libraries(medusa-gen PRIVATE medusa_io)
 set_target_properties(medusa-gen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 install(TARGETS medusa-gen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS medusa_io EXPORT MedusaTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

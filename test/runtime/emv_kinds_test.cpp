@@ -253,14 +253,14 @@ using namespace kinds_test;
 
 TEST_CASE("VERTEX over all vertices with upload and download directions", "[runtime]") {
   GraphT g = make_graph(40, 200, 1);
-  for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).out = 77;  // not uploaded
+  for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).out = 77;  // written, so uploaded too
   auto once = medusa::Init_Device_DS(g, one_step());
   once.Run([] { medusa::EMV<medusa::VERTEX>::Run(DoubleValue{}); });
   once.Dump_Result(g);
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
     REQUIRE(g.vertex(v).value == static_cast<int>(3 * v + 1));  // upload-only: not copied back
     REQUIRE(g.vertex(v).out == 2 * static_cast<int>(3 * v + 1));
-    REQUIRE(g.vertex(v).count == 1000);  // the device's `out` started from 0, not 77
+    REQUIRE(g.vertex(v).count == 77 + 1000);  // the device's `out` started from the host's 77
   }
 
   medusa::Config conf;

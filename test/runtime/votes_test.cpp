@@ -163,6 +163,10 @@ TEST_CASE("verbose mode reports the session and each superstep", "[runtime]") {
   auto device = medusa::Init_Device_DS(g, conf);
   CHECK(device.Run(iteration).supersteps == 4);
   const std::string report = device.report();
+#if defined(MEDUSA_BACKEND_HOST)
   CHECK(report.find("host backend") != std::string::npos);
+#else
+  CHECK(report.find("CUDA session") != std::string::npos);
+#endif
   CHECK(report.find("gpuCount = 4 ignored") != std::string::npos);
 }

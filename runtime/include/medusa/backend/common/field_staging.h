@@ -54,6 +54,11 @@ inline void copy_elements_any(const std::byte* src, std::size_t src_stride, std:
 
 }  // namespace detail
 
+// Whether a field's host values go to the device. Written fields go too: a functor may write a
+// field for only some elements (Domain::Active/Received), and Dump_Result copies the whole field
+// back, so the others must come back unchanged rather than zeroed.
+inline bool needs_upload(const FieldSpec& spec) { return (spec.direction & (kUpload | kDownload)) != 0; }
+
 // Gathers field `spec` of `count` records (each `record_size` bytes, e.g. sizeof(Vertex)) into the
 // contiguous array `soa` (count * spec.size bytes). With `order`, soa[i] comes from record
 // order[i]: pass Topology::input_edge.data() for edges so the array is in CSR order.

@@ -425,13 +425,13 @@ class Session : public SessionBase {
       bufs[i].allocate(f.size * count);
       ptrs[i] = bufs[i].data();
       if (count == 0) continue;
-      if (f.direction & kUpload) {
+      if (common::needs_upload(f)) {
         staging.resize(f.size * count);
         common::gather_field(records, record_size, count, f, staging.data(), order);
         // Pageable source: returns once the bytes are staged, so `staging` may be reused.
         bufs[i].upload(staging.data(), staging.size(), stream_.get());
       } else {
-        bufs[i].zero(stream_.get());  // written on the device before it is read back
+        bufs[i].zero(stream_.get());  // neither read nor written: allocated for the proxies only
       }
     }
   }

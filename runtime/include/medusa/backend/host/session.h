@@ -323,7 +323,7 @@ class Session : public SessionBase {
     for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
       const FieldSpec& f = Program::vertex_fields[i];
       vertex_storage_[i].assign(f.size * vertex_count_, std::byte{0});
-      if (f.direction & kUpload) {
+      if (common::needs_upload(f)) {
         common::gather_field(graph.vertices().data(), vertex_count_, f, vertex_storage_[i].data());
       }
       vertex_pointers_[i] = vertex_storage_[i].data();
@@ -331,7 +331,7 @@ class Session : public SessionBase {
     for (std::size_t i = 0; i < Program::edge_fields.size(); ++i) {
       const FieldSpec& f = Program::edge_fields[i];
       edge_storage_[i].assign(f.size * edge_count_, std::byte{0});
-      if (f.direction & kUpload) {
+      if (common::needs_upload(f)) {
         common::gather_field(graph.edges().data(), edge_count_, f, edge_storage_[i].data(),
                              input_edge_.data());
       }
