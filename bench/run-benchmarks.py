@@ -9,6 +9,7 @@ writes results-<device>-<date>.json / .md and PNG plots into --out. docs/benchma
 what is measured. Needs python3 and, for the plots, matplotlib; nothing else.
 """
 import argparse
+import ctypes
 import datetime
 import fnmatch
 import json
@@ -75,32 +76,58 @@ def run_command(cmd, timeout, env=None):
         return None, out, time.monotonic() - start
 
 
-class GpuMemorySampler:
-    """Largest memory.used (MiB) nvidia-smi reports while a run is in flight, sampled every 20 ms."""
+class GpuMemory:
+    """Reads the GPU's used memory in MiB: NVML through ctypes (microseconds a read), else nvidia-smi."""
 
     def __init__(self, gpu):
-        self.cmd = ["nvidia-smi", f"--id={gpu}", "--query-gpu=memory.used", "--format=csv,noheader,nounits",
-                    "-lms", "20"]
-        self.peak = None
+        self.gpu, self.nvml, self.handle = gpu, None, None
+        try:
+            nvml = ctypes.CDLL("libnvidia-ml.so.1")
+            handle = ctypes.c_void_p()
+            if nvml.nvmlInit_v2() == 0 and (
+                    nvml.nvmlDeviceGetHandleByUUID(gpu.encode(), ctypes.byref(handle)) if gpu.startswith("GPU-")
+                    else nvml.nvmlDeviceGetHandleByIndex_v2(int(gpu), ctypes.byref(handle))) == 0:
+                self.nvml, self.handle = nvml, handle
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def used_mib(self):
+        if self.nvml:
+            class Memory(ctypes.Structure):
+                _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong), ("used", ctypes.c_ulonglong)]
+            m = Memory()
+            if self.nvml.nvmlDeviceGetMemoryInfo(self.handle, ctypes.byref(m)) == 0:
+                return m.used / 2**20
+            return None
+        try:
+            return float(query(["nvidia-smi", f"--id={self.gpu}", "--query-gpu=memory.used",
+                                "--format=csv,noheader,nounits"]))
+        except ValueError:
+            return None
+
+
+class PeakSampler:
+    """Largest used memory (MiB) seen every 20 ms while a run is in flight."""
+
+    def __init__(self, memory):
+        self.memory, self.peak, self.stop = memory, None, threading.Event()
+
+    def _loop(self):
+        while True:
+            v = self.memory.used_mib()
+            if v is not None:
+                self.peak = v if self.peak is None else max(self.peak, v)
+            if self.stop.wait(0.02):
+                return
 
     def __enter__(self):
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
         return self
 
-    def _read(self):
-        for line in self.proc.stdout:
-            try:
-                v = float(line.strip())
-            except ValueError:
-                continue
-            self.peak = v if self.peak is None else max(self.peak, v)
-
     def __exit__(self, *exc):
-        self.proc.terminate()
-        self.proc.wait()
-        self.thread.join(timeout=2)
+        self.stop.set()
+        self.thread.join(timeout=5)
 
 
 def query(cmd):
@@ -122,6 +149,7 @@ def machine_info(args, build):
                         idle_memory_used_mib=float(fields[3]))
         m = re.search(r"CUDA Version: ([\d.]+)", query(["nvidia-smi"]))
         info["driver_cuda_version"] = m.group(1) if m else None
+        info["memory_reader"] = "NVML" if GpuMemory(gpu).nvml else "nvidia-smi"
     info.setdefault("device", args.device or "unknown-device")
     nvcc = None
     cache = os.path.join(build, "CMakeCache.txt")
@@ -193,7 +221,11 @@ class Suite:
         self.args, self.info = args, info
         self.start = time.monotonic()
         self.env = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
-        self.smi = info.get("gpu_index") is not None and not args.no_gpu_memory
+        self.memory = GpuMemory(info["gpu_index"]) if info.get("gpu_index") is not None and not args.no_gpu_memory \
+            else None
+        # Peaks are reported above what the GPU used before the suite, read the same way.
+        self.idle_mib = self.memory.used_mib() if self.memory else None
+        info["idle_memory_used_mib"] = self.idle_mib if self.idle_mib is not None else info.get("idle_memory_used_mib")
         self.graphs = {}  # name -> spec, to fill in vertex and edge counts from the programs' output
 
     def left(self):
@@ -202,7 +234,7 @@ class Suite:
     def execute(self, w, extra):
         """One process of workload w; returns (rc, output, wall, peak MiB above idle)."""
         cmd = w["command"] + extra
-        sampler = GpuMemorySampler(self.info["gpu_index"]) if self.smi else None
+        sampler = PeakSampler(self.memory) if self.memory else None
         timeout = min(self.args.timeout, max(1.0, self.left()))
         if sampler:
             with sampler:
@@ -211,7 +243,7 @@ class Suite:
             rc, out, wall = run_command(cmd, timeout, self.env)
         peak = None
         if sampler and sampler.peak is not None:
-            peak = round(sampler.peak - self.info.get("idle_memory_used_mib", 0.0), 1)
+            peak = round(sampler.peak - (self.idle_mib or 0.0), 1)
         return rc, out, wall, peak
 
     def fail(self, w, what, rc, out):

@@ -119,12 +119,14 @@ int main(int argc, char** argv) {
   const std::size_t words = (std::size_t{n} + 31) / 32;
 
   DeviceArray<std::uint64_t> d_offset(g.offset.size());
-  DeviceArray<std::uint32_t> d_adj(g.index.size()), d_level(n), d_visited(words), d_q0(n), d_q1(n), d_count(1);
+  // d_count[l]: size of the queue of level l, zeroed once per run, so a level needs no memset.
+  DeviceArray<std::uint32_t> d_adj(g.index.size()), d_level(n), d_visited(words), d_q0(n), d_q1(n),
+      d_count(std::size_t{n} + 2);
   d_offset.upload(g.offset.data());
   d_adj.upload(g.index.data());
   baseline::print_device_memory(d_offset.bytes() + d_adj.bytes() + d_level.bytes() + d_visited.bytes() +
                                     d_q0.bytes() + d_q1.bytes() + d_count.bytes(),
-                                "CSR, levels, bitmap, two queues");
+                                "CSR, levels, bitmap, two queues, queue sizes");
 
   int device = 0, sms = 0;
   CHECK(cudaGetDevice(&device));
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
     const std::uint32_t zero = 0, src_bit = 1u << (opt.source & 31);
     CHECK(cudaMemsetAsync(d_level.p, 0xff, d_level.bytes(), stream));
     CHECK(cudaMemsetAsync(d_visited.p, 0, d_visited.bytes(), stream));
+    CHECK(cudaMemsetAsync(d_count.p, 0, d_count.bytes(), stream));
     CHECK(cudaMemcpyAsync(d_level.p + opt.source, &zero, 4, cudaMemcpyHostToDevice, stream));
     CHECK(cudaMemcpyAsync(d_visited.p + opt.source / 32, &src_bit, 4, cudaMemcpyHostToDevice, stream));
     CHECK(cudaMemcpyAsync(d_q0.p, &opt.source, 4, cudaMemcpyHostToDevice, stream));
@@ -155,12 +158,12 @@ int main(int argc, char** argv) {
     std::uint32_t frontier = 1, levels = 0;
     CHECK(cudaEventRecord(start, stream));
     while (frontier > 0) {
-      CHECK(cudaMemsetAsync(d_count.p, 0, 4, stream));
       const std::uint32_t blocks = std::min((frontier + kBlock - 1) / kBlock, max_blocks);
-      expand_level<<<blocks, kBlock, 0, stream>>>(d_offset.p, d_adj.p, in_q, frontier, out_q, d_count.p,
+      std::uint32_t* next_count = d_count.p + levels + 1;
+      expand_level<<<blocks, kBlock, 0, stream>>>(d_offset.p, d_adj.p, in_q, frontier, out_q, next_count,
                                                   d_visited.p, d_level.p, levels + 1);
       CHECK(cudaGetLastError());
-      CHECK(cudaMemcpyAsync(h_count, d_count.p, 4, cudaMemcpyDeviceToHost, stream));
+      CHECK(cudaMemcpyAsync(h_count, next_count, 4, cudaMemcpyDeviceToHost, stream));
       CHECK(cudaStreamSynchronize(stream));
       frontier = *h_count;
       std::swap(in_q, out_q);

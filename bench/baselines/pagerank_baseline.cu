@@ -44,7 +44,8 @@ __global__ void __launch_bounds__(kBlock)
     __shared__ typename Reduce::TempStorage tmp;
     const std::uint32_t v = bins.block[b];
     float sum = 0;
-    for (std::uint64_t e = offset[v] + threadIdx.x; e < offset[v + 1]; e += kBlock) sum += contrib[in_src[e]];
+    const std::uint64_t end = offset[v + 1];
+    for (std::uint64_t e = offset[v] + threadIdx.x; e < end; e += kBlock) sum += contrib[in_src[e]];
     sum = Reduce(tmp).Sum(sum);
     if (threadIdx.x == 0) finish(v, sum, out_degree, rank, contrib_next);
     return;
@@ -55,7 +56,8 @@ __global__ void __launch_bounds__(kBlock)
     if (w >= bins.n_warp) return;
     const std::uint32_t v = bins.warp[w];
     float sum = 0;
-    for (std::uint64_t e = offset[v] + lane; e < offset[v + 1]; e += 32) sum += contrib[in_src[e]];
+    const std::uint64_t end = offset[v + 1];
+    for (std::uint64_t e = offset[v] + lane; e < end; e += 32) sum += contrib[in_src[e]];
     for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, d);
     if (lane == 0) finish(v, sum, out_degree, rank, contrib_next);
     return;
@@ -65,7 +67,8 @@ __global__ void __launch_bounds__(kBlock)
   if (t >= bins.n_thread) return;
   const std::uint32_t v = bins.thread[t];
   float sum = 0;
-  for (std::uint64_t e = offset[v]; e < offset[v + 1]; ++e) sum += contrib[in_src[e]];
+  const std::uint64_t end = offset[v + 1];
+  for (std::uint64_t e = offset[v]; e < end; ++e) sum += contrib[in_src[e]];
   finish(v, sum, out_degree, rank, contrib_next);
 }
 
