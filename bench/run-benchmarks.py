@@ -467,6 +467,7 @@ def main():
     ap.add_argument("--budget", type=float, default=450,
                     help="seconds for the whole suite: later runs are skipped, with a note, past it (default 450)")
     ap.add_argument("--commit", help="commit to record when the folder is not a git checkout (or MEDUSA_COMMIT)")
+    ap.add_argument("--name", default="", help="suffix for the result files, to keep apart suites split with --only")
     ap.add_argument("--device", help="device name to record when nvidia-smi is absent")
     ap.add_argument("--no-gpu-memory", action="store_true", help="do not sample nvidia-smi")
     ap.add_argument("--no-plots", action="store_true")
@@ -517,7 +518,8 @@ def main():
         summarize(w)
 
     device_slug = re.sub(r"[^A-Za-z0-9]+", "-", info["device"]).strip("-").lower()
-    prefix = os.path.join(args.out, f"results-{device_slug}-{info['date'][:10]}")
+    suffix = "-" + re.sub(r"[^A-Za-z0-9]+", "-", args.name).strip("-") if args.name else ""
+    prefix = os.path.join(args.out, f"results-{device_slug}-{info['date'][:10]}{suffix}")
     for g in graphs:
         g.pop("gen", None)
     result = dict(machine=info, command="python3 " + shlex.join(sys.argv), runs=args.runs, budget_s=args.budget,
