@@ -23,6 +23,7 @@ namespace {
                "  --iterations N    PageRank iterations (default 30)\n"
                "  --runs N          timed runs, each from the initial state (default 1)\n"
                "  --symmetrize      add the reverse of every edge\n"
+               "  --direction-optimizing  BFS: add bottom-up steps (Beamer et al.)\n"
                "  --validate        compare with the CPU reference; exit 1 on mismatch\n",
                description, o.program.c_str());
   std::exit(error.empty() ? 0 : 2);
@@ -67,6 +68,7 @@ Options parse_options(int argc, char** argv, const char* description) {
     else if (a == "--runs") o.runs = static_cast<int>(number(o, description, a, value()));
     else if (a == "--symmetrize") o.symmetrize = true;
     else if (a == "--validate") o.validate = true;
+    else if (a == "--direction-optimizing") o.direction_optimizing = true;
     else if (!a.empty() && a[0] == '-') usage(o, description, "unknown option " + a);
     else if (o.graph_file.empty()) o.graph_file = a;
     else usage(o, description, "more than one graph file given");

@@ -19,6 +19,7 @@ struct Options {
   int runs = 1;                  // timed runs, each from the initial state
   bool symmetrize = false;
   bool validate = false;
+  bool direction_optimizing = false;  // BFS only
 };
 Options parse_options(int argc, char** argv, const char* description);
 

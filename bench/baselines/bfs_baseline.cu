@@ -4,11 +4,17 @@
 // in Merrill et al. (PPoPP 2012): a frontier vertex with >= 256 edges is expanded by its whole
 // block, one with >= 32 by its warp, the rest by their own thread. A visited bitmap (one atomicOr
 // per first discovery, a plain read filters the rest) decides who enqueues a vertex; queue slots are
-// reserved with one atomicAdd per warp. No direction optimization (no bottom-up/pull steps).
+// reserved with one atomicAdd per warp.
+// --direction-optimizing adds Beamer et al.'s bottom-up steps (SC 2012): while the frontier's edges
+// outnumber a fraction (1/alpha, alpha = 14) of the unexplored vertices' edges, each unvisited vertex
+// scans its in-edges for a parent in a frontier bitmap and stops at the first; back to top-down when
+// the frontier shrinks below n/beta (beta = 24) vertices. The default is top-down only, like
+// Medusa's BFS-Q, so that the Medusa/baseline ratio measures the framework and not the algorithm.
 #include "baseline_common.h"
 #include "cuda_check.cuh"
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -23,24 +29,44 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr std::uint32_t kNotReached = 0xffffffffu;
+constexpr std::uint64_t kAlpha = 14, kBeta = 24;
+
+// Per level: vertices found, and (direction-optimizing only) the sum of their out-degrees.
+struct LevelCount {
+  unsigned long long vertices, edges;
+};
+
+// Called by the threads that found vertex w: one atomic per warp for the count (and the queue slot,
+// when out_q is given) and, when offset is given, for the found vertices' out-degrees.
+__device__ __forceinline__ void found(std::uint32_t w, LevelCount* count, std::uint32_t* out_q,
+                                      const std::uint64_t* offset) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  unsigned long long slot = 0;
+  if (g.thread_rank() == 0) slot = atomicAdd(&count->vertices, static_cast<unsigned long long>(g.size()));
+  if (out_q) out_q[g.shfl(slot, 0) + g.thread_rank()] = w;
+  if (offset) {
+    const unsigned long long edges =
+        cg::reduce(g, static_cast<unsigned long long>(offset[w + 1] - offset[w]), cg::plus<unsigned long long>());
+    if (g.thread_rank() == 0) atomicAdd(&count->edges, edges);
+  }
+}
 
 __device__ __forceinline__ void visit(std::uint32_t w, std::uint32_t next_level, std::uint32_t* visited,
-                                      std::uint32_t* level, std::uint32_t* out_q, std::uint32_t* out_n) {
+                                      std::uint32_t* level, std::uint32_t* out_q, LevelCount* count,
+                                      const std::uint64_t* degree_offset) {
   const std::uint32_t bit = 1u << (w & 31);
   std::uint32_t* word = &visited[w >> 5];
   if (*word & bit) return;  // cheap filter; the atomicOr below decides
   if (atomicOr(word, bit) & bit) return;
   level[w] = next_level;
-  cg::coalesced_group g = cg::coalesced_threads();
-  std::uint32_t slot = 0;
-  if (g.thread_rank() == 0) slot = atomicAdd(out_n, g.size());
-  out_q[g.shfl(slot, 0) + g.thread_rank()] = w;
+  found(w, count, out_q, degree_offset);
 }
 
 __global__ void __launch_bounds__(kBlock)
     expand_level(const std::uint64_t* __restrict__ offset, const std::uint32_t* __restrict__ adj,
                  const std::uint32_t* __restrict__ in_q, std::uint32_t in_n, std::uint32_t* __restrict__ out_q,
-                 std::uint32_t* out_n, std::uint32_t* visited, std::uint32_t* level, std::uint32_t next_level) {
+                 LevelCount* count, std::uint32_t* visited, std::uint32_t* level, std::uint32_t next_level,
+                 const std::uint64_t* degree_offset) {
   __shared__ int owner;
   __shared__ std::uint64_t block_beg, block_end;
   const unsigned lane = threadIdx.x & 31;
@@ -67,7 +93,7 @@ __global__ void __launch_bounds__(kBlock)
       }
       __syncthreads();
       for (std::uint64_t e = block_beg + threadIdx.x; e < block_end; e += kBlock)
-        visit(adj[e], next_level, visited, level, out_q, out_n);
+        visit(adj[e], next_level, visited, level, out_q, count, degree_offset);
       __syncthreads();
     }
     // Warp-cooperative: lists of 32..255 edges, one at a time per warp.
@@ -77,10 +103,52 @@ __global__ void __launch_bounds__(kBlock)
       const std::uint64_t wb = __shfl_sync(0xffffffffu, beg, leader);
       const std::uint64_t we = __shfl_sync(0xffffffffu, end, leader);
       if (static_cast<int>(lane) == leader) beg = end;
-      for (std::uint64_t e = wb + lane; e < we; e += 32) visit(adj[e], next_level, visited, level, out_q, out_n);
+      for (std::uint64_t e = wb + lane; e < we; e += 32) visit(adj[e], next_level, visited, level, out_q, count, degree_offset);
     }
     // Short lists: each thread its own.
-    for (std::uint64_t e = beg; e < end; ++e) visit(adj[e], next_level, visited, level, out_q, out_n);
+    for (std::uint64_t e = beg; e < end; ++e) visit(adj[e], next_level, visited, level, out_q, count, degree_offset);
+  }
+}
+
+// Bottom-up step: every unvisited vertex looks for a parent in the frontier bitmap among its
+// in-neighbours and stops at the first one.
+__global__ void __launch_bounds__(kBlock)
+    bottom_up(const std::uint64_t* __restrict__ in_offset, const std::uint32_t* __restrict__ in_adj,
+              const std::uint32_t* __restrict__ frontier, std::uint32_t* next_frontier, std::uint32_t* level,
+              std::uint32_t n, std::uint32_t next_level, LevelCount* count, const std::uint64_t* out_offset) {
+  for (std::uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < n; v += gridDim.x * kBlock) {
+    if (level[v] != kNotReached) continue;
+    const std::uint64_t end = in_offset[v + 1];
+    for (std::uint64_t e = in_offset[v]; e < end; ++e) {
+      const std::uint32_t u = in_adj[e];
+      if (frontier[u >> 5] & (1u << (u & 31))) {
+        level[v] = next_level;
+        atomicOr(&next_frontier[v >> 5], 1u << (v & 31));
+        found(v, count, nullptr, out_offset);
+        break;
+      }
+    }
+  }
+}
+
+// Queue -> bitmap (switching to bottom-up).
+__global__ void queue_to_bitmap(const std::uint32_t* __restrict__ q, std::uint32_t qn, std::uint32_t* bits) {
+  for (std::uint32_t i = blockIdx.x * kBlock + threadIdx.x; i < qn; i += gridDim.x * kBlock)
+    atomicOr(&bits[q[i] >> 5], 1u << (q[i] & 31));
+}
+
+// Level array -> queue of the vertices at `depth` and the visited bitmap (switching to top-down).
+// A warp handles 32 consecutive vertices, so the ballot is one bitmap word.
+__global__ void __launch_bounds__(kBlock)
+    levels_to_queue(const std::uint32_t* __restrict__ level, std::uint32_t n, std::uint32_t depth,
+                    std::uint32_t* visited, std::uint32_t* q, LevelCount* count) {
+  const std::uint64_t rounded = (std::uint64_t{n} + 31) / 32 * 32;
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * kBlock + threadIdx.x; v < rounded;
+       v += std::uint64_t{gridDim.x} * kBlock) {
+    const std::uint32_t l = v < n ? level[v] : kNotReached;
+    const unsigned word = __ballot_sync(0xffffffffu, l != kNotReached);
+    if ((threadIdx.x & 31) == 0) visited[v >> 5] = word;
+    if (l == depth) found(static_cast<std::uint32_t>(v), count, q, nullptr);
   }
 }
 
@@ -105,40 +173,57 @@ std::vector<std::uint32_t> bfs_cpu(const baseline::Csr& g, std::uint32_t source)
 }  // namespace
 
 int main(int argc, char** argv) {
-  const baseline::Options opt =
-      baseline::parse_options(argc, argv, "bfs_baseline: hand-written CUDA BFS (top-down frontier queue)");
-  const baseline::Graph graph = baseline::load_graph(opt, false);
+  const baseline::Options opt = baseline::parse_options(
+      argc, argv, "bfs_baseline: hand-written CUDA BFS (top-down frontier queue; --direction-optimizing: "
+                  "top-down/bottom-up)");
+  const bool diropt = opt.direction_optimizing;
+  const char* name = diropt ? "bfs_baseline_do" : "bfs_baseline";
+  const baseline::Graph graph = baseline::load_graph(opt, diropt);
   const baseline::Csr& g = graph.out;
   std::printf("%s, source %u\n", graph.description.c_str(), opt.source);
-  std::printf("variant: top-down frontier queue, block/warp/thread expansion by degree, visited bitmap\n");
+  std::printf("variant: %s, block/warp/thread expansion by degree, visited bitmap\n",
+              diropt ? "direction-optimizing (top-down queue / bottom-up bitmap, alpha 14, beta 24)"
+                     : "top-down frontier queue");
   if (opt.source >= g.vertex_count) {
-    std::fprintf(stderr, "bfs_baseline: source %u is not a vertex (the graph has %u)\n", opt.source, g.vertex_count);
+    std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name, opt.source, g.vertex_count);
     return 2;
   }
   const std::uint32_t n = g.vertex_count;
   const std::size_t words = (std::size_t{n} + 31) / 32;
 
-  DeviceArray<std::uint64_t> d_offset(g.offset.size());
-  // d_count[l]: size of the queue of level l, zeroed once per run, so a level needs no memset.
-  DeviceArray<std::uint32_t> d_adj(g.index.size()), d_level(n), d_visited(words), d_q0(n), d_q1(n),
-      d_count(std::size_t{n} + 2);
+  DeviceArray<std::uint64_t> d_offset(g.offset.size()), d_in_offset(diropt ? graph.in.offset.size() : 0);
+  DeviceArray<std::uint32_t> d_adj(g.index.size()), d_in_adj(diropt ? graph.in.index.size() : 0), d_level(n),
+      d_visited(words), d_q0(n), d_q1(n), d_bits0(diropt ? words : 0), d_bits1(diropt ? words : 0);
+  // counts[l]: what level l found, zeroed once per run so that a level needs no memset; the last
+  // slot is scratch for levels_to_queue.
+  DeviceArray<LevelCount> d_counts(std::size_t{n} + 3);
   d_offset.upload(g.offset.data());
   d_adj.upload(g.index.data());
-  baseline::print_device_memory(d_offset.bytes() + d_adj.bytes() + d_level.bytes() + d_visited.bytes() +
-                                    d_q0.bytes() + d_q1.bytes() + d_count.bytes(),
-                                "CSR, levels, bitmap, two queues, queue sizes");
+  if (diropt) {
+    d_in_offset.upload(graph.in.offset.data());
+    d_in_adj.upload(graph.in.index.data());
+  }
+  baseline::print_device_memory(d_offset.bytes() + d_adj.bytes() + d_in_offset.bytes() + d_in_adj.bytes() +
+                                    d_level.bytes() + d_visited.bytes() + d_q0.bytes() + d_q1.bytes() +
+                                    d_bits0.bytes() + d_bits1.bytes() + d_counts.bytes(),
+                                diropt ? "CSR and reverse CSR, levels, bitmaps, two queues, level counts"
+                                       : "CSR, levels, bitmap, two queues, level counts");
 
   int device = 0, sms = 0;
   CHECK(cudaGetDevice(&device));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::uint32_t max_blocks = static_cast<std::uint32_t>(sms) * (2048 / kBlock);
+  auto blocks_for = [&](std::uint64_t items) {
+    return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((items + kBlock - 1) / kBlock, max_blocks)));
+  };
   cudaStream_t stream;
   CHECK(cudaStreamCreate(&stream));
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
-  std::uint32_t* h_count = nullptr;
-  CHECK(cudaMallocHost(&h_count, sizeof(std::uint32_t)));
+  LevelCount* h_count = nullptr;
+  CHECK(cudaMallocHost(&h_count, sizeof(LevelCount)));
+  LevelCount* scratch = d_counts.p + n + 2;
 
   std::vector<std::uint32_t> level(n);
   std::uint64_t edges_visited = 0;
@@ -147,7 +232,7 @@ int main(int argc, char** argv) {
     const std::uint32_t zero = 0, src_bit = 1u << (opt.source & 31);
     CHECK(cudaMemsetAsync(d_level.p, 0xff, d_level.bytes(), stream));
     CHECK(cudaMemsetAsync(d_visited.p, 0, d_visited.bytes(), stream));
-    CHECK(cudaMemsetAsync(d_count.p, 0, d_count.bytes(), stream));
+    CHECK(cudaMemsetAsync(d_counts.p, 0, d_counts.bytes(), stream));
     CHECK(cudaMemcpyAsync(d_level.p + opt.source, &zero, 4, cudaMemcpyHostToDevice, stream));
     CHECK(cudaMemcpyAsync(d_visited.p + opt.source / 32, &src_bit, 4, cudaMemcpyHostToDevice, stream));
     CHECK(cudaMemcpyAsync(d_q0.p, &opt.source, 4, cudaMemcpyHostToDevice, stream));
@@ -155,19 +240,46 @@ int main(int argc, char** argv) {
 
     std::uint32_t* in_q = d_q0.p;
     std::uint32_t* out_q = d_q1.p;
-    std::uint32_t frontier = 1, levels = 0;
+    std::uint32_t* bits = d_bits0.p;
+    std::uint32_t* next_bits = d_bits1.p;
+    std::uint32_t frontier = 1, levels = 0, bottom_up_levels = 0, previous = 0;
+    // Beamer's quantities: edges out of the frontier and out of the vertices not yet visited.
+    std::uint64_t frontier_edges = g.offset[opt.source + 1] - g.offset[opt.source];
+    std::uint64_t unexplored_edges = g.edge_count() - frontier_edges;
+    bool bottom = false;
     CHECK(cudaEventRecord(start, stream));
     while (frontier > 0) {
-      const std::uint32_t blocks = std::min((frontier + kBlock - 1) / kBlock, max_blocks);
-      std::uint32_t* next_count = d_count.p + levels + 1;
-      expand_level<<<blocks, kBlock, 0, stream>>>(d_offset.p, d_adj.p, in_q, frontier, out_q, next_count,
-                                                  d_visited.p, d_level.p, levels + 1);
+      LevelCount* next_count = d_counts.p + levels + 1;
+      if (diropt && !bottom && frontier_edges > unexplored_edges / kAlpha) {
+        CHECK(cudaMemsetAsync(bits, 0, words * 4, stream));
+        queue_to_bitmap<<<blocks_for(frontier), kBlock, 0, stream>>>(in_q, frontier, bits);
+        bottom = true;
+      } else if (bottom && frontier < n / kBeta && frontier < previous) {  // small and shrinking
+        levels_to_queue<<<blocks_for(n), kBlock, 0, stream>>>(d_level.p, n, levels, d_visited.p, in_q, scratch);
+        CHECK(cudaMemsetAsync(scratch, 0, sizeof(LevelCount), stream));
+        bottom = false;
+      }
+      if (bottom) {
+        CHECK(cudaMemsetAsync(next_bits, 0, words * 4, stream));
+        bottom_up<<<blocks_for(n), kBlock, 0, stream>>>(d_in_offset.p, d_in_adj.p, bits, next_bits, d_level.p, n,
+                                                        levels + 1, next_count, d_offset.p);
+        std::swap(bits, next_bits);
+        ++bottom_up_levels;
+      } else {
+        expand_level<<<blocks_for(frontier), kBlock, 0, stream>>>(d_offset.p, d_adj.p, in_q, frontier, out_q,
+                                                                  next_count, d_visited.p, d_level.p, levels + 1,
+                                                                  diropt ? d_offset.p : nullptr);
+        std::swap(in_q, out_q);
+      }
       CHECK(cudaGetLastError());
-      CHECK(cudaMemcpyAsync(h_count, next_count, 4, cudaMemcpyDeviceToHost, stream));
+      CHECK(cudaMemcpyAsync(h_count, next_count, sizeof(LevelCount), cudaMemcpyDeviceToHost, stream));
       CHECK(cudaStreamSynchronize(stream));
-      frontier = *h_count;
-      std::swap(in_q, out_q);
+      const std::uint32_t found_before = frontier;
+      frontier = static_cast<std::uint32_t>(h_count->vertices);
+      frontier_edges = h_count->edges;
+      unexplored_edges -= std::min(unexplored_edges, frontier_edges);
       ++levels;
+      previous = found_before;
     }
     CHECK(cudaEventRecord(stop, stream));
     CHECK(cudaEventSynchronize(stop));
@@ -175,10 +287,11 @@ int main(int argc, char** argv) {
     CHECK(cudaEventElapsedTime(&ms, start, stop));
 
     d_level.download(level.data());
-    edges_visited = 0;  // every reached vertex's list is expanded once
+    edges_visited = 0;  // every reached vertex's list is expanded once (top-down count, also for diropt)
     for (std::uint32_t v = 0; v < n; ++v)
       if (level[v] != kNotReached) edges_visited += g.offset[v + 1] - g.offset[v];
-    baseline::print_summary("bfs_baseline", levels, ms, edges_visited, g.edge_count(), "empty frontier");
+    if (diropt) std::printf("levels bottom-up: %u of %u\n", bottom_up_levels, levels);
+    baseline::print_summary(name, levels, ms, edges_visited, g.edge_count(), "empty frontier");
   }
   CHECK(cudaFreeHost(h_count));
   if (!opt.validate) return 0;

@@ -80,7 +80,9 @@ def main():
         assert all(g["source_vertex"] == (42 if g["name"] == "kron-20" else 0) for g in result["graphs"])
         assert all(g["vertices"] == 100 and g["edges"] == 1000 for g in result["graphs"])  # info / programs
         w = {(x["graph"], x["program"]): x for x in result["workloads"]}
-        assert len(w) == 14, sorted(w)
+        assert len(w) == 16, sorted(w)
+        assert w[("kron-20", "bfs_baseline_do")]["command"][1:] == [
+            w[("kron-20", "bfs_baseline")]["command"][1], "--direction-optimizing", "--source", "42"]
         pr = w[("kron-20", "pagerank")]
         assert pr["status"] == "ok" and len(pr["runs"]) == 3 and pr["median_ms"] == 60.0, pr
         assert pr["device_memory_reported_bytes"] == 1.5 * 2**30 and pr["validate_run_ms"] == 60.0
@@ -95,6 +97,7 @@ def main():
         assert cc["status"] == "timeout" and "timed out" in cc["notes"][0], cc
         ratios = {(r["algorithm"], r["graph"]): r for r in result["ratios"]}
         assert abs(ratios[("bfs", "kron-20")]["ratio_median"] - 14.0 / 7.7) < 1e-9
+        assert len(ratios) == 6
         assert abs(ratios[("pagerank", "kron-20")]["ratio_median"] - 60.0 / 6.6) < 1e-9
         assert abs(ratios[("pagerank", "kron-20")]["ratio_min"] - 10.0) < 1e-9
         assert "| kron-20 | pagerank | ok | 3 |" in md and md.index("| road-NE | pagerank |") < md.index("| kron-20 | pagerank |") and "Fake GPU" in md and "abc123" in md
