@@ -64,9 +64,10 @@ int main(int argc, char** argv) {
   device.Dump_Result(my_graph);
   samples::print_summary("bfs_n", stats, my_graph.edge_count());
 
-  std::vector<unsigned int> levels(my_graph.vertex_count());
-  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) levels[v] = my_graph.vertex(v).level;
-  if (!opt.output.empty() && !write_levels(opt.output, levels)) return 1;
+  auto level = [&](VertexId v) { return my_graph.vertex(v).level; };
+  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), level)) return 1;
   if (!opt.validate) return 0;
-  return validate_levels(levels, bfs_cpu(edges.vertex_count, edges.src, edges.dst, opt.source));
+  const std::vector<std::uint32_t> expected = bfs_cpu(edges.vertex_count, edges.src, edges.dst, opt.source);
+  return samples::validate_vertices("BFS levels vs queue BFS, exact", my_graph.vertex_count(), level,
+                                    [&](VertexId v) { return expected[v]; });
 }

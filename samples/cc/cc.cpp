@@ -64,24 +64,11 @@ int main(int argc, char** argv) {
   device.Dump_Result(my_graph);
   samples::print_summary("cc", stats, my_graph.edge_count());
 
-  if (!opt.output.empty()) {
-    std::FILE* out = std::fopen(opt.output.c_str(), "w");
-    if (!out) {
-      std::fprintf(stderr, "cc: cannot write %s\n", opt.output.c_str());
-      return 1;
-    }
-    for (VertexId v = 0; v < my_graph.vertex_count(); ++v) std::fprintf(out, "%u %u\n", v, my_graph.vertex(v).label);
-    std::fclose(out);
-  }
+  auto label = [&](VertexId v) { return my_graph.vertex(v).label; };
+  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), label)) return 1;
   if (!opt.validate) return 0;
 
   const std::vector<std::uint32_t> expected = components_cpu(edges.vertex_count, edges.src, edges.dst);
-  std::size_t mismatches = 0;
-  std::vector<std::string> first;
-  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) {
-    if (my_graph.vertex(v).label != expected[v] && ++mismatches <= 5)
-      first.push_back("vertex " + std::to_string(v) + ": got component " + std::to_string(my_graph.vertex(v).label) +
-                      ", expected " + std::to_string(expected[v]));
-  }
-  return samples::report_validation("component = smallest vertex id, vs union-find, exact", mismatches, first);
+  return samples::validate_vertices("component = smallest vertex id, vs union-find, exact", my_graph.vertex_count(),
+                                    label, [&](VertexId v) { return expected[v]; });
 }

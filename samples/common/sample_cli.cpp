@@ -151,4 +151,14 @@ int report_validation(const std::string& what, std::size_t mismatches,
   return 1;
 }
 
+bool write_results(const std::string& path, VertexId vertex_count, const std::vector<double>& values) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    return false;
+  }
+  for (VertexId v = 0; v < vertex_count; ++v) std::fprintf(out, "%u %.17g\n", v, values[v]);
+  return std::fclose(out) == 0;
+}
+
 }  // namespace medusa::samples

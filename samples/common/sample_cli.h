@@ -75,4 +75,30 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
 int report_validation(const std::string& what, std::size_t mismatches,
                       const std::vector<std::string>& first_mismatches);
 
+// Compares got(v) with expected(v) for every vertex with `same(a, b)`, then reports as above.
+template <class Got, class Expected, class Same>
+int validate_vertices(const std::string& what, VertexId vertex_count, Got got, Expected expected, Same same) {
+  std::size_t mismatches = 0;
+  std::vector<std::string> first;
+  for (VertexId v = 0; v < vertex_count; ++v) {
+    if (!same(got(v), expected(v)) && ++mismatches <= 5)
+      first.push_back("vertex " + std::to_string(v) + ": got " + std::to_string(got(v)) + ", expected " +
+                      std::to_string(expected(v)));
+  }
+  return report_validation(what, mismatches, first);
+}
+template <class Got, class Expected>
+int validate_vertices(const std::string& what, VertexId vertex_count, Got got, Expected expected) {
+  return validate_vertices(what, vertex_count, got, expected, [](auto a, auto b) { return a == b; });
+}
+
+// Writes "<vertex> <value>" lines (--output). Returns false, with a message, if it cannot.
+bool write_results(const std::string& path, VertexId vertex_count, const std::vector<double>& values);
+template <class ValueOf>
+bool write_results(const std::string& path, VertexId vertex_count, ValueOf value_of) {
+  std::vector<double> values(vertex_count);
+  for (VertexId v = 0; v < vertex_count; ++v) values[v] = static_cast<double>(value_of(v));
+  return write_results(path, vertex_count, values);
+}
+
 }  // namespace medusa::samples

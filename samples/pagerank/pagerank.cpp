@@ -62,29 +62,15 @@ int main(int argc, char** argv) {
   device.Dump_Result(my_graph);
   samples::print_summary("pagerank", stats, my_graph.edge_count());
 
-  if (!opt.output.empty()) {
-    std::FILE* out = std::fopen(opt.output.c_str(), "w");
-    if (!out) {
-      std::fprintf(stderr, "pagerank: cannot write %s\n", opt.output.c_str());
-      return 1;
-    }
-    for (VertexId v = 0; v < my_graph.vertex_count(); ++v) std::fprintf(out, "%u %.9g\n", v, my_graph.vertex(v).rank);
-    std::fclose(out);
-  }
+  auto rank = [&](VertexId v) { return static_cast<double>(my_graph.vertex(v).rank); };
+  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), rank)) return 1;
   if (!opt.validate) return 0;
 
   // Single-precision sums in another order than the reference: relative tolerance 1e-4.
   const std::vector<double> expected =
       pagerank_cpu(edges.vertex_count, edges.src, edges.dst, conf.maxIteration);
-  std::size_t mismatches = 0;
-  std::vector<std::string> first;
-  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) {
-    const double got = my_graph.vertex(v).rank;
-    if (std::fabs(got - expected[v]) > 1e-4 * std::fmax(1.0, std::fabs(expected[v]))) {
-      if (++mismatches <= 5)
-        first.push_back("vertex " + std::to_string(v) + ": got " + std::to_string(got) + ", expected " +
-                        std::to_string(expected[v]));
-    }
-  }
-  return samples::report_validation("PageRank vs CPU reference, relative tolerance 1e-4", mismatches, first);
+  return samples::validate_vertices(
+      "PageRank vs CPU reference, relative tolerance 1e-4", my_graph.vertex_count(), rank,
+      [&](VertexId v) { return expected[v]; },
+      [](double got, double want) { return std::fabs(got - want) <= 1e-4 * std::fmax(1.0, std::fabs(want)); });
 }

@@ -88,27 +88,12 @@ int main(int argc, char** argv) {
   device.Dump_Result(my_graph);
   samples::print_summary("sssp", stats, my_graph.edge_count());
 
-  if (!opt.output.empty()) {
-    std::FILE* out = std::fopen(opt.output.c_str(), "w");
-    if (!out) {
-      std::fprintf(stderr, "sssp: cannot write %s\n", opt.output.c_str());
-      return 1;
-    }
-    for (VertexId v = 0; v < my_graph.vertex_count(); ++v) std::fprintf(out, "%u %u\n", v, my_graph.vertex(v).distance);
-    std::fclose(out);
-  }
+  auto distance = [&](VertexId v) { return std::uint64_t{my_graph.vertex(v).distance}; };
+  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), distance)) return 1;
   if (!opt.validate) return 0;
 
   const std::vector<std::uint64_t> expected =
       sssp_cpu(edges.vertex_count, edges.src, edges.dst, edges.weight, opt.source);
-  std::size_t mismatches = 0;
-  std::vector<std::string> first;
-  for (VertexId v = 0; v < my_graph.vertex_count(); ++v) {
-    const std::uint64_t got = my_graph.vertex(v).distance;
-    const std::uint64_t want = expected[v] == kUnreachable ? UINT_MAX : expected[v];
-    if (got != want && ++mismatches <= 5)
-      first.push_back("vertex " + std::to_string(v) + ": got " + std::to_string(got) + ", expected " +
-                      std::to_string(want));
-  }
-  return samples::report_validation("SSSP distances vs Dijkstra, exact", mismatches, first);
+  return samples::validate_vertices("SSSP distances vs Dijkstra, exact", my_graph.vertex_count(), distance,
+                                    [&](VertexId v) { return expected[v] == kUnreachable ? std::uint64_t{UINT_MAX} : expected[v]; });
 }
