@@ -28,6 +28,8 @@ std::string g_backend = "host";
       << "  --weights LO:HI   range of generated integer edge weights (default 1:255)\n"
       << "  --seed S          seed for generated graphs and weights (default 1)\n"
       << "  --symmetrize      add the reverse of every edge\n"
+      << "  --variant NAME    sample-specific variant (see the sample's description)\n"
+      << "  --probability P   sample-specific probability in [0, 1] (default 0.1)\n"
       << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
       << "  --output FILE     write per-vertex results\n"
       << "  --verbose         print the runtime's layout and memory report\n";
@@ -69,6 +71,14 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--gpus") o.gpus = static_cast<int>(parse_number(o, description, a, value()));
     else if (a == "--seed") o.seed = parse_number(o, description, a, value());
     else if (a == "--backend") o.backend = value();
+    else if (a == "--variant") o.variant = value();
+    else if (a == "--probability") {
+      const char* text = value();
+      char* end = nullptr;
+      o.probability = std::strtod(text, &end);
+      if (end == text || *end != '\0' || !(o.probability >= 0.0 && o.probability <= 1.0))
+        usage(o, description, std::string("--probability expects a number in [0, 1], got '") + text + "'");
+    }
     else if (a == "--output") o.output = value();
     else if (a == "--weights") {
       const std::string w = value();

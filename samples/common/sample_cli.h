@@ -25,6 +25,8 @@ struct Options {
   std::uint32_t weight_lo = 1, weight_hi = 255;
   std::uint64_t seed = 1;
   bool symmetrize = false;
+  std::string variant;            // sample-specific choice (e.g. infoprop: ic-c, ic-e, lt-c)
+  double probability = 0.1;       // sample-specific probability (e.g. infoprop: cascade)
   bool validate = false;
   bool verbose = false;
   std::string output;
