@@ -30,6 +30,7 @@ std::string g_backend = "host";
       << "  --symmetrize      add the reverse of every edge\n"
       << "  --variant NAME    sample-specific variant (see the sample's description)\n"
       << "  --probability P   sample-specific probability in [0, 1] (default 0.1)\n"
+      << "  --hops K          drill-down: neighbourhood radius (default 2)\n"
       << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
       << "  --output FILE     write per-vertex results\n"
       << "  --verbose         print the runtime's layout and memory report\n";
@@ -72,6 +73,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--seed") o.seed = parse_number(o, description, a, value());
     else if (a == "--backend") o.backend = value();
     else if (a == "--variant") o.variant = value();
+    else if (a == "--hops") o.hops = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--probability") {
       const char* text = value();
       char* end = nullptr;

@@ -27,6 +27,7 @@ struct Options {
   bool symmetrize = false;
   std::string variant;            // sample-specific choice (e.g. infoprop: ic-c, ic-e, lt-c)
   double probability = 0.1;       // sample-specific probability (e.g. infoprop: cascade)
+  std::uint32_t hops = 2;         // drill-down: size of the neighbourhood
   bool validate = false;
   bool verbose = false;
   std::string output;
