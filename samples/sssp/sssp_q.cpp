@@ -1,0 +1,80 @@
+// Single-source shortest paths, queue form (the paper's SSSP-Q): only vertices whose distance
+// improved in the previous superstep relax their out-edges (SetActive + Domain::Active), and only
+// vertices that received a tentative distance are updated (Domain::Received).
+#include <medusa/medusa.h>
+
+#include "../common/sample_cli.h"
+#include "sssp_cpu.h"
+
+#include <climits>
+#include <cstdio>
+#include <string>
+
+using namespace medusa;
+
+struct Vertex : VertexBase<unsigned int> {
+  unsigned int distance;
+};
+struct Edge : EdgeBase<Vertex> {
+  unsigned int length;
+};
+
+/* ELIST API, improved vertices only */
+struct Relax {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned int i = 0; i < el.size(); i++) el[i].sendMsg(v.distance + el[i].length);
+  }
+};
+
+/* VERTEX API, vertices that received a tentative distance only */
+struct Improve {
+  void operator()(Vertex& v) const {
+    unsigned int best = v.combined_msg();
+    if (best < v.distance) {
+      v.distance = best;
+      v.SetActive();
+      Continue();
+    }
+  }
+};
+
+void SSSP_Q() {
+  InitMessageBuffer(UINT_MAX);
+  EMV<ELIST>::Run(Relax{}, Active);
+  Combiner();
+  EMV<VERTEX>::Run(Improve{}, Received);
+}
+
+int main(int argc, char** argv) {
+  samples::Options opt = samples::parse_options(argc, argv, "SSSP-Q: frontier SSSP (SetActive, ELIST + min-Combiner + VERTEX)");
+  const samples::EdgeList edges = samples::load_edges(opt);
+  std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
+  if (opt.source >= edges.vertex_count) {
+    std::fprintf(stderr, "sssp_q: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
+    return 2;
+  }
+
+  Graph<Vertex, Edge> my_graph =
+      samples::make_graph<Vertex, Edge>(edges, [](Edge& e, unsigned int w) { e.length = w; });
+  for (Vertex& v : my_graph.vertices()) v.distance = UINT_MAX;
+  my_graph.vertex(opt.source).distance = 0;
+  my_graph.SetActive(opt.source);
+
+  Config conf;
+  conf.combinerOpType = MEDUSA_MIN;
+  conf.gpuCount = opt.gpus;
+  if (opt.iterations) conf.maxIteration = opt.iterations;
+  conf.verbose = opt.verbose;
+  auto device = Init_Device_DS(my_graph, conf);
+  RunStats stats = device.Run(SSSP_Q);
+  device.Dump_Result(my_graph);
+  samples::print_summary("sssp_q", stats, my_graph.edge_count());
+
+  auto distance = [&](VertexId v) { return std::uint64_t{my_graph.vertex(v).distance}; };
+  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), distance)) return 1;
+  if (!opt.validate) return 0;
+  const std::vector<std::uint64_t> expected =
+      sssp_cpu(edges.vertex_count, edges.src, edges.dst, edges.weight, opt.source);
+  return samples::validate_vertices("SSSP distances vs Dijkstra, exact", my_graph.vertex_count(), distance,
+                                    [&](VertexId v) { return expected[v] == kUnreachable ? std::uint64_t{UINT_MAX} : expected[v]; });
+}
