@@ -79,6 +79,11 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
     if (prologue_ && !llvm::isa<clang::CXXMemberCallExpr>(call)) ok = false;
     return ok;
   }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+    // A user-written constructor is a call like any other.
+    if (prologue_ && construct->getConstructor()->isUserProvided()) ok = false;
+    return ok;
+  }
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (prologue_ && op->isIncrementDecrementOp()) ok = false;
     return ok;

@@ -303,9 +303,13 @@ TEST_CASE("ELIST loops that are not provably independent keep the per-vertex pat
       // a prologue with a side effect would run once per edge
       R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
            int n = el.size(); Continue(); for (int i = 0; i < n; i++) el[i].sendMsg(1); } };)",
-      // a static local is shared by all work items
-      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
-           for (int i = 0; i < el.size(); i++) { static int k = 0; el[i].sendMsg(k); } } };)",
+      // a helper that takes a prologue local by reference (static locals: GpuSafetyChecker)
+      R"(inline void bump(float& x) { x += 1; }
+         struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           float s = v.a; for (int i = 0; i < el.size(); i++) { bump(s); el[i].sendMsg(s); } } };)",
+      // a final functor cannot be derived from by the edge element
+      R"(struct F final { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(1); } };)",
       // the index variable declared before the loop
       R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
            int i = 0; for (i = 0; i < el.size(); i++) el[i].sendMsg(1); } };)",
