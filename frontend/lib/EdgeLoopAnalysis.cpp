@@ -121,9 +121,12 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
 
 std::optional<EdgeLoopInfo> EdgeLoopAnalysis::analyze(const clang::CXXMethodDecl& call_operator,
                                                       const FunctorInfo& info) {
-  // The edge-parallel element derives from the functor.
-  if (info.kind != ApiKind::Elist || call_operator.getParent()->hasAttr<clang::FinalAttr>())
-    return std::nullopt;
+  // The edge-parallel element derives from the functor: it must be derivable, and the copied
+  // text must not name private members.
+  const clang::CXXRecordDecl* record = call_operator.getParent();
+  if (info.kind != ApiKind::Elist || record->hasAttr<clang::FinalAttr>()) return std::nullopt;
+  for (const clang::Decl* member : record->decls())
+    if (!member->isImplicit() && member->getAccess() == clang::AS_private) return std::nullopt;
   for (const auto& [name, use] : info.vertex_fields)
     if (use.written) return std::nullopt;
   const clang::VarDecl* vertex = nullptr;

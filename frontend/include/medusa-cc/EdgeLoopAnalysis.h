@@ -8,6 +8,7 @@
 // where v is read-only, L is a never-written prologue local initialised from v.edge_count() or
 // el.size(), the body uses i only as el[i], writes no variable declared outside itself, and has
 // no break/continue/return/goto/labels/lambdas/static locals; el appears elsewhere only as el.size().
+// The functor is neither `final` nor has private members: the emitted element derives from it.
 #pragma once
 
 #include "medusa-cc/FieldAccessAnalysis.h"

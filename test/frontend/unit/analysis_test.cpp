@@ -307,6 +307,9 @@ TEST_CASE("ELIST loops that are not provably independent keep the per-vertex pat
       R"(inline void bump(float& x) { x += 1; }
          struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
            float s = v.a; for (int i = 0; i < el.size(); i++) { bump(s); el[i].sendMsg(s); } } };)",
+      // the edge element derives from the functor: private members would be out of its reach
+      R"(class F { float scale = 2; public: void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(scale); } };)",
       // a final functor cannot be derived from by the edge element
       R"(struct F final { void operator()(Vertex& v, EdgeList<Edge>& el) const {
            for (int i = 0; i < el.size(); i++) el[i].sendMsg(1); } };)",
