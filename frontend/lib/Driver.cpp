@@ -114,6 +114,8 @@ int Driver::run(const clang::tooling::CompilationDatabase& compilations,
   for (const AnalyzedProgram& program : factory.programs()) {
     if (options_.emit_model) {
       ProgramModel model = program.model;
+      if (!options_.edge_parallel)
+        for (FunctorInfo& f : model.functors) f.edge_loop.reset();
       model.source_path = displayPath(program.main_file);
       writeModelJson(model, llvm::outs());
       continue;
@@ -130,6 +132,7 @@ int Driver::run(const clang::tooling::CompilationDatabase& compilations,
       emit.output_name = llvm::sys::path::filename(path).str();
       emit.host_backend = host;
       emit.line_directives = options_.line_directives;
+      emit.edge_parallel = options_.edge_parallel;
       emit.version = medusaCcVersion();
       std::string text;
       try {

@@ -75,6 +75,15 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
             j.attribute("Superstep", f.uses_superstep);
             j.attribute("head", f.uses_head);
           });
+          if (f.edge_loop)
+            j.attributeObject("edge_loop", [&] {
+              j.attribute("index", f.edge_loop->index_name);
+              j.attribute("index_type", f.edge_loop->index_type);
+              j.attribute("prologue_begin_line", f.edge_loop->prologue.begin_line);
+              j.attribute("prologue_end_line", f.edge_loop->prologue.end_line);
+              j.attribute("body_begin_line", f.edge_loop->body.begin_line);
+              j.attribute("body_end_line", f.edge_loop->body.end_line);
+            });
         });
     });
     j.attributeArray("combiners", [&] {

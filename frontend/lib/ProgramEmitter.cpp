@@ -47,6 +47,8 @@ std::string scopePrefix(const NamespacePath& path) {
   return path.empty() ? "" : out + "::";
 }
 
+}  // namespace
+
 // Accumulates the output and knows its own line numbers, for #line directives back to it.
 class OutputWriter {
  public:
@@ -77,6 +79,8 @@ class OutputWriter {
   const EmitOptions& options_;
   std::string text_;
 };
+
+namespace {
 
 std::string fieldList(const RecordInfo& record, const std::map<std::string, FieldUse>& uses,
                       const std::string& prefix, bool written) {
@@ -276,15 +280,18 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
        {"proxies", join(proxies, "")}});
 }
 
+std::string ProgramEmitter::vertexDeclaration(const FunctorInfo& functor) const {
+  return model_.vertex.name + " v{{&c, id}" +
+         fieldInits(model_.vertex, functor.vertex_fields, "va.", "id") + "};";
+}
+
 std::string ProgramEmitter::elementBody(const FunctorInfo& functor) const {
   std::vector<std::string> lines;
-  const std::string vertex_init = "{{&c, id}" +
-      fieldInits(model_.vertex, functor.vertex_fields, "va.", "id") + "}";
   std::vector<std::string> args;
   for (const ParamInfo& p : functor.params) {
     switch (p.role) {
       case ParamRole::Vertex:
-        lines.push_back(model_.vertex.name + " v" + vertex_init + ";");
+        lines.push_back(vertexDeclaration(functor));
         args.push_back("v");
         break;
       case ParamRole::EdgeList:
@@ -325,11 +332,53 @@ std::string ProgramEmitter::functorEnd(const FunctorInfo& functor) const {
                                                       {"index_type", index_type},
                                                       {"index", index},
                                                       {"body", elementBody(functor)}});
-  return element + templates_.render("functor_end", {{"functor", functor.name},
-                                                    {"kind", apiKindName(functor.kind)},
-                                                    {"scope", scopePrefix(functor.namespaces)},
-                                                    {"leave_scope", leaveScope(functor.namespaces)},
-                                                    {"enter_scope", enterScope(functor.namespaces)}});
+  return element + launcher(functor, false);
+}
+
+std::string ProgramEmitter::launcher(const FunctorInfo& functor, bool edge_parallel) const {
+  const std::string launch = edge_parallel
+                                 ? std::string("medusa::exec::run_elist_edges")
+                                 : "medusa::exec::run<medusa::" + std::string(apiKindName(functor.kind)) + ">";
+  return templates_.render("functor_end",
+                           {{"functor", functor.name},
+                            {"kind", apiKindName(functor.kind)},
+                            {"launch", launch},
+                            {"element", functor.name + (edge_parallel ? "_edge_element" : "_element")},
+                            {"scope", scopePrefix(functor.namespaces)},
+                            {"leave_scope", leaveScope(functor.namespaces)},
+                            {"enter_scope", enterScope(functor.namespaces)}});
+}
+
+bool ProgramEmitter::edgeParallel(const FunctorInfo& functor, const EmitOptions& options) {
+  return options.edge_parallel && functor.kind == ApiKind::Elist && functor.edge_loop.has_value();
+}
+
+void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) const {
+  const EdgeLoopInfo& loop = *functor.edge_loop;
+  std::string vertex_param, list_param;
+  for (const ParamInfo& p : functor.params) {
+    if (p.role == ParamRole::Vertex) vertex_param = p.name;
+    if (p.role == ParamRole::EdgeList) list_param = p.name;
+  }
+  const std::string body = vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name +
+                           "> el(&c, &ea, id);\nmedusa_edge(v, el, i);";
+  out.append(templates_.render("edge_element_begin", {{"functor", functor.name},
+                                                      {"message", model_.message_type},
+                                                      {"vertex", model_.vertex.name},
+                                                      {"edge", model_.edge.name},
+                                                      {"vertex_param", vertex_param},
+                                                      {"list_param", list_param},
+                                                      {"index_type", loop.index_type},
+                                                      {"body", body}}));
+  // The prologue runs again for every edge; the loop variable is this work item's edge. The
+  // index declaration stays on the user's `for` line, so diagnostics point there.
+  out.toUser(loop.prologue.begin_line);
+  out.append("    " + userText(loop.prologue.begin_offset, loop.prologue.end_offset) + "{ const " +
+             loop.index_type + " " + loop.index_name + " = medusa_edge_index;");
+  out.toUser(loop.body.begin_line);
+  out.append("      " + userText(loop.body.begin_offset, loop.body.end_offset) + ";");
+  out.toGenerated();
+  out.append(templates_.render("edge_element_end", {}));
 }
 
 std::string ProgramEmitter::emit(const EmitOptions& options) const {
@@ -404,7 +453,11 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     out.toUser(r.where.begin_line);
     out.append(userText(r.where.begin_offset, r.where.end_offset));
     pos = r.where.end_offset;
-    if (r.functor) {
+    if (r.functor && edgeParallel(*r.functor, options)) {
+      out.toGenerated();
+      edgeElement(out, *r.functor);
+      out.append(launcher(*r.functor, true));
+    } else if (r.functor) {
       out.toGenerated();
       out.append(functorEnd(*r.functor));
     } else if (traits_done) {

@@ -1,5 +1,6 @@
 #include "medusa-cc/Translator.h"
 
+#include "medusa-cc/EdgeLoopAnalysis.h"
 #include "medusa-cc/FieldAccessAnalysis.h"
 #include "medusa-cc/GpuSafetyChecker.h"
 #include "medusa-cc/MedusaDiagnostics.h"
@@ -78,6 +79,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
 
   GpuSafetyChecker checker(context, diags, ast.types);
   FieldAccessAnalysis field_analysis(context, ast.types);
+  EdgeLoopAnalysis edge_loops(context, field_analysis);
   std::set<const clang::FieldDecl*> reported_fields;
   for (FunctorAst& functor : ast.functors) {
     const std::vector<const clang::FunctionDecl*> reachable =
@@ -90,6 +92,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     checkDeviceFieldTypes(ast.types.vertex, functor.info.vertex_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.vertex, functor.info.head_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.edge, functor.info.edge_fields, diags, reported_fields);
+    functor.info.edge_loop = edge_loops.analyze(*functor.call_operator, functor.info);
     model.functors.push_back(functor.info);
   }
   for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);

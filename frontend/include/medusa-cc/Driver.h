@@ -17,6 +17,7 @@ struct DriverOptions {
   bool emit_model = false;
   bool verify = false;
   bool line_directives = true;
+  bool edge_parallel = true;  // emit edge-parallel ELIST elements where EdgeLoopAnalysis allows
   std::string line_directive_root;
   bool time = false;
   std::string argv0;  // to find the installed headers next to the executable

@@ -14,8 +14,11 @@ struct EmitOptions {
   std::string output_name;      // the generated file as its own #line directives name it
   bool host_backend = false;    // defines MEDUSA_BACKEND_HOST at the top
   bool line_directives = true;
+  bool edge_parallel = true;    // use FunctorInfo::edge_loop where the analysis found one
   std::string version;
 };
+
+class OutputWriter;
 
 class ProgramEmitter {
  public:
@@ -28,7 +31,10 @@ class ProgramEmitter {
   // Pieces, public for unit tests.
   std::string programTraits() const;
   std::string functorBegin(const FunctorInfo& functor) const;
+  // The one-thread-per-element element and the launcher.
   std::string functorEnd(const FunctorInfo& functor) const;
+  // True when `functor` gets the edge-parallel element under `options`.
+  static bool edgeParallel(const FunctorInfo& functor, const EmitOptions& options);
 
  private:
   struct DeviceField {
@@ -42,6 +48,10 @@ class ProgramEmitter {
   std::string fieldInits(const RecordInfo& record, const std::map<std::string, FieldUse>& uses,
                          const std::string& arrays, const std::string& index) const;
   std::string elementBody(const FunctorInfo& functor) const;
+  std::string vertexDeclaration(const FunctorInfo& functor) const;
+  std::string launcher(const FunctorInfo& functor, bool edge_parallel) const;
+  // Writes the edge-parallel element, with #line directives to the copied prologue and body.
+  void edgeElement(OutputWriter& out, const FunctorInfo& functor) const;
   // The user's text in [begin, end) with MEDUSA_HD inserted where the model says.
   std::string userText(unsigned begin, unsigned end) const;
 

@@ -71,6 +71,15 @@ struct ParamInfo {
 // The named namespaces around a declaration, outermost first ("inline ns" for inline ones).
 using NamespacePath = std::vector<std::string>;
 
+// An ELIST functor whose edge loop has independent iterations (EdgeLoopAnalysis): the emitter
+// turns each (vertex, edge) pair into one work item that re-runs the prologue and one iteration.
+struct EdgeLoopInfo {
+  std::string index_name;  // the loop variable ("i")
+  std::string index_type;  // its type as spelled by clang ("int", "unsigned int")
+  SourceRegion prologue;   // the statements before the loop (empty when begin == end)
+  SourceRegion body;       // the loop body statement, without a trailing ';'
+};
+
 struct FunctorInfo {
   std::string name;
   NamespacePath namespaces;
@@ -88,6 +97,7 @@ struct FunctorInfo {
   bool uses_superstep = false;
   bool uses_head = false;
   std::vector<DomainUse> domains;  // of every Run call that launches it
+  std::optional<EdgeLoopInfo> edge_loop;  // ELIST only, when proven edge-parallel
 };
 
 // A user-defined combiner operator passed to medusa::Combiner(op).

@@ -40,6 +40,11 @@ cl::opt<std::string> line_root_option(
     cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> no_line_option("no-line-directives", cl::desc("Omit #line directives"),
                              cl::cat(category));
+cl::opt<bool> no_edge_parallel_option(
+    "no-edge-parallel",
+    cl::desc("Run every ELIST functor one thread per vertex, even when its edge loop is proven "
+             "independent"),
+    cl::cat(category));
 cl::opt<bool> time_option("time", cl::desc("Print how long translation took"), cl::cat(category));
 
 cl::extrahelp common_help(clang::tooling::CommonOptionsParser::HelpMessage);
@@ -74,6 +79,7 @@ int main(int argc, const char** argv) {
   options.emit_model = emit_model_option;
   options.verify = verify_option;
   options.line_directives = !no_line_option;
+  options.edge_parallel = !no_edge_parallel_option;
   options.line_directive_root = line_root_option;
   options.time = time_option;
   options.argv0 = argv[0];

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 using namespace medusa::cc;
 
 namespace {
@@ -216,4 +218,107 @@ void It() { EMV<VERTEX>::Run(app::F{}); }
 )");
   REQUIRE(a.accepted);
   CHECK(a.model.functor("F")->namespaces == NamespacePath{"app", "inline v2"});
+}
+
+// ---- EdgeLoopAnalysis: which ELIST functors run edge-parallel --------------------------------
+
+namespace {
+// Analyses `functor` (a struct named F) launched over Domain::All.
+std::optional<EdgeLoopInfo> edgeLoopOf(const std::string& functor) {
+  Analysis a = analyze(functor + "\nvoid It() { EMV<ELIST>::Run(F{}); }\n");
+  REQUIRE(a.accepted);
+  REQUIRE(a.model.functor("F") != nullptr);
+  return a.model.functor("F")->edge_loop;
+}
+}  // namespace
+
+TEST_CASE("the sample ELIST shapes are edge-parallel", "[frontend]") {
+  SECTION("PageRank: prologue, bound a local from v.edge_count()") {
+    const auto loop = edgeLoopOf(R"(
+struct F {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    int edge_count = v.edge_count();
+    float msg = v.a / edge_count;
+    for (int i = 0; i < edge_count; i++) el[i].sendMsg(msg);
+  }
+};)");
+    REQUIRE(loop.has_value());
+    CHECK(loop->index_name == "i");
+    CHECK(loop->index_type == "int");
+    CHECK(loop->prologue.begin_line == 9);  // the prelude is 5 lines, then an empty one
+    CHECK(loop->prologue.begin_offset < loop->prologue.end_offset);
+    CHECK(loop->body.begin_line == 11);
+  }
+  SECTION("BFS-Q: unsigned index, bound el.size(), ++i") {
+    const auto loop = edgeLoopOf(R"(
+struct F {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    unsigned int next = v.d + 1;
+    for (unsigned int j = 0; j < el.size(); ++j) { el[j].sendMsg(next); }
+  }
+};)");
+    REQUIRE(loop.has_value());
+    CHECK(loop->index_name == "j");
+    CHECK(loop->index_type == "unsigned int");
+  }
+  SECTION("CC: no prologue; SetActive and Continue in the body") {
+    const auto loop = edgeLoopOf(R"(
+struct F {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned int i = 0; i < el.size(); i++) {
+      float w = el[i].w;
+      if (w > v.a) { el[i].sendMsg(v.a); v.SetActive(); Continue(); }
+    }
+  }
+};)");
+    REQUIRE(loop.has_value());
+    CHECK(loop->prologue.begin_offset == loop->prologue.end_offset);
+  }
+}
+
+TEST_CASE("ELIST loops that are not provably independent keep the per-vertex path", "[frontend]") {
+  const char* const rejected[] = {
+      // writes a vertex field
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) { v.a += 1; el[i].sendMsg(v.a); } } };)",
+      // break
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) { if (el[i].w > 1) break; el[i].sendMsg(1); } } };)",
+      // the index used other than as el[i]
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(float(i)); } };)",
+      // a statement after the loop
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(1); Continue(); } };)",
+      // a local of the prologue accumulated in the loop
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           float sum = 0; for (int i = 0; i < el.size(); i++) { sum += el[i].w; el[i].sendMsg(sum); } } };)",
+      // the loop does not start at 0 / steps by 2 / the bound is not the degree
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 1; i < el.size(); i++) el[i].sendMsg(1); } };)",
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i += 2) el[i].sendMsg(1); } };)",
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           int n = v.d; for (int i = 0; i < n; i++) el[i].sendMsg(1); } };)",
+      // a prologue with a side effect would run once per edge
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           int n = el.size(); Continue(); for (int i = 0; i < n; i++) el[i].sendMsg(1); } };)",
+      // a helper that takes a prologue local by reference (static locals: GpuSafetyChecker)
+      R"(inline void bump(float& x) { x += 1; }
+         struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           float s = v.a; for (int i = 0; i < el.size(); i++) { bump(s); el[i].sendMsg(s); } } };)",
+      // the edge element derives from the functor: private members would be out of its reach
+      R"(class F { float scale = 2; public: void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(scale); } };)",
+      // a final functor cannot be derived from by the edge element
+      R"(struct F final { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(1); } };)",
+      // the index variable declared before the loop
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           int i = 0; for (i = 0; i < el.size(); i++) el[i].sendMsg(1); } };)",
+  };
+  for (const char* functor : rejected) {
+    INFO(functor);
+    CHECK_FALSE(edgeLoopOf(functor).has_value());
+  }
 }

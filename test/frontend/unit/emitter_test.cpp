@@ -93,3 +93,66 @@ TEST_CASE("emitted file keeps user text and correct #line directives", "[fronten
   CHECK(emitter.emit(options).find("#define MEDUSA_BACKEND_HOST 1\n#define MEDUSA_GENERATED 1") !=
         std::string::npos);
 }
+
+TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned off", "[frontend]") {
+  const std::string source =
+      "#include <medusa/medusa.h>\n"  // 1
+      "struct Vertex : medusa::VertexBase<float> { float x; float y; int host_only; };\n"
+      "struct Edge : medusa::EdgeBase<Vertex> {};\n"
+      "struct S {\n"  // 4
+      "  void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {\n"
+      "    float m = v.x;\n"  // 6
+      "    for (int k = 0; k < el.size(); k++) el[k].sendMsg(m);\n"
+      "  }\n"
+      "};\n"
+      "int main() {}\n";
+  ProgramModel m = twoFieldModel(source);
+  m.functors.clear();
+  FunctorInfo f;
+  f.name = "S";
+  f.kind = ApiKind::Elist;
+  f.params = {{ParamRole::Vertex, "v"}, {ParamRole::EdgeList, "el"}};
+  const auto at = [&](const char* text) { return static_cast<unsigned>(source.find(text)); };
+  f.region = {at("struct S"), at("int main"), 4, 9};
+  f.vertex_fields["x"] = {true, false, false};
+  f.domains = {DomainUse::All};
+  EdgeLoopInfo loop;
+  loop.index_name = "k";
+  loop.index_type = "int";
+  loop.prologue = {at("float m"), at("for ("), 6, 7};
+  loop.body = {at("el[k].send"), at(";\n  }"), 7, 7};
+  f.edge_loop = loop;
+  m.functors.push_back(f);
+  m.hd_insertions = {at("void operator()")};
+  TemplateEngine templates;
+  ProgramEmitter emitter(m, source, templates);
+  EmitOptions options;
+  options.source_display = "p.cpp";
+  options.output_name = "p.medusa.cu";
+
+  const std::string out = emitter.emit(options);
+  CHECK(out.find("struct S_edge_element : S {") != std::string::npos);
+  CHECK(out.find("#line 6 \"p.cpp\"\n    float m = v.x;\n    { const int k = medusa_edge_index;\n"
+                 "#line 7 \"p.cpp\"\n      el[k].sendMsg(m);\n#line ") != std::string::npos);
+  CHECK(out.find("medusa::exec::run_elist_edges(") != std::string::npos);
+  CHECK(out.find("medusa_gen_S::S_edge_element{f}") != std::string::npos);
+  CHECK(out.find("S_element {") == std::string::npos);
+  // The generated lines after the copied body are attributed to the generated file again.
+  std::istringstream lines(out);
+  std::string line;
+  unsigned number = 0, checked = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (line.rfind("#line ", 0) == 0 && line.find("\"p.medusa.cu\"") != std::string::npos) {
+      CHECK(std::stoul(line.substr(6)) == number + 1);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 3);
+
+  options.edge_parallel = false;
+  const std::string plain = emitter.emit(options);
+  CHECK(plain.find("S_edge_element") == std::string::npos);
+  CHECK(plain.find("medusa::exec::run<medusa::ELIST>(") != std::string::npos);
+  CHECK(plain.find("struct S_element {") != std::string::npos);
+}

@@ -21,3 +21,15 @@
       static_cast<medusa::Session<Program>&>(s).combine(op);                                \
     }                                                                                       \
   };
+
+// The EmvLaunch specialization emitted for an edge-parallel ELIST functor (medusa-cc proved its
+// edge loop's iterations independent): Element is called once per (vertex, edge index).
+#define MEDUSA_TEST_EMV_EDGES_LAUNCH(Functor, Element, Program)                             \
+  template <>                                                                               \
+  struct medusa::EmvLaunch<Functor> {                                                       \
+    static constexpr medusa::ApiKind kind = medusa::ELIST;                                  \
+    static void run(medusa::SessionBase& s, const Functor& f, medusa::Domain d) {           \
+      medusa::exec::run_elist_edges(static_cast<medusa::Session<Program>&>(s), d,           \
+                                    Element{f});                                            \
+    }                                                                                       \
+  };

@@ -9,8 +9,9 @@
 //   MESSAGE         thread per slot (E*m)    (not allowed)                  (not allowed)
 //
 // ELIST runs the user's whole edge loop in one thread, so a high-degree vertex is one long thread.
-// Load balancing (a warp or block per high-degree vertex) needs the generated element to expose
-// its per-edge body; the dispatch below is the place where that strategy is chosen.
+// When medusa-cc proves the loop's iterations independent it emits an edge-parallel element
+// instead, run by exec::run_elist_edges:
+//   ELIST (edges)   thread per edge          lanes (1..32) per queued vertex (not allowed)
 #pragma once
 
 #include <medusa/backend/common/domain_check.h>
@@ -78,6 +79,15 @@ void run_edges(Session<Program>& s, Domain d, const Element& f) {
   }
 }
 
+// Lanes per queued vertex for the edge-parallel queue kernel: the average degree rounded up to a
+// power of two, at most a warp, so low-degree frontiers do not idle 31 of 32 lanes.
+inline unsigned lanes_per_vertex(std::uint64_t vertices, std::uint64_t edges) {
+  const std::uint64_t average = vertices == 0 ? 1 : (edges + vertices - 1) / vertices;
+  unsigned group = 1;
+  while (group < 32 && group < average) group *= 2;
+  return group;
+}
+
 }  // namespace gpu::detail
 
 namespace exec {
@@ -98,6 +108,34 @@ void run(Session<Program>& s, Domain domain, const Element& element) {
         s, s.launch_state(), element, static_cast<const EdgeIndex*>(nullptr), nullptr,
         c.edge_count * c.m);
   }
+}
+
+// One edge-parallel EMV<ELIST>::Run: `element(c, va, ea, vertex, i)` runs the functor's
+// prologue and loop iteration i; every (vertex, i < out-degree) pair of the domain runs once.
+template <class Program, class Element>
+void run_elist_edges(Session<Program>& s, Domain domain, const Element& element) {
+  common::check_domain(ELIST, domain, Program::uses);
+  const gpu::LaunchState l = s.launch_state();
+  using Msg = typename Program::Message;
+  using VA = typename Program::VertexArrays;
+  using EA = typename Program::EdgeArrays;
+  if (domain == Domain::All) {
+    const std::uint64_t E = s.ctx().edge_count;
+    s.add_edges_visited(E);
+    if (E == 0) return;
+    gpu::kernels::elist_all_edges_kernel<Msg, VA, EA, Element>
+        <<<gpu::grid_for(E, l.max_blocks), gpu::kernels::kBlock, 0, l.stream>>>(
+            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, E);
+  } else {  // Domain::Active (check_domain rejected Received)
+    s.add_edges_visited(l.active_vertex_edges);
+    if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
+    const unsigned group = gpu::detail::lanes_per_vertex(l.active_vertex_count, l.active_vertex_edges);
+    gpu::kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
+        <<<gpu::grid_for(l.active_vertex_count * group, l.max_blocks), gpu::kernels::kBlock, 0,
+           l.stream>>>(s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices,
+                       l.active_vertex_count, group);
+  }
+  MEDUSA_CUDA_CHECK_LAUNCH("an edge-parallel ELIST kernel");
 }
 
 }  // namespace exec

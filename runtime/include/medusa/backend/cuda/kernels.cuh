@@ -40,6 +40,40 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+// Edge-parallel ELIST over every edge (exec::run_elist_edges, Domain::All): one thread per edge
+// in CSR order, so a high-degree vertex spreads over many threads. f(c, va, ea, vertex, i) runs
+// the functor's prologue and loop iteration i for the vertex's i-th out-edge.
+template <class Msg, class VA, class EA, class Element>
+__global__ void __launch_bounds__(kBlock)
+    elist_all_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                           const __grid_constant__ EA ea, const __grid_constant__ Element f,
+                           std::uint64_t edge_count) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t e = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       e < edge_count; e += stride) {
+    const VertexId v = c.edge_src[e];
+    f(c, va, ea, v, static_cast<std::uint32_t>(e - c.out_offsets[v]));
+  }
+}
+
+// Edge-parallel ELIST over a compacted vertex queue (Domain::Active): `group` consecutive lanes
+// (a power of two up to a warp, chosen from the average degree) share one queued vertex and
+// stride over its out-edges.
+template <class Msg, class VA, class EA, class Element>
+__global__ void __launch_bounds__(kBlock)
+    elist_queue_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                             const __grid_constant__ EA ea, const __grid_constant__ Element f,
+                             const VertexId* __restrict__ queue, std::uint64_t n, unsigned group) {
+  const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / group;
+  const unsigned lane = static_cast<unsigned>(thread % group);
+  for (std::uint64_t q = thread / group; q < n; q += groups) {
+    const VertexId v = queue[q];
+    const auto degree = static_cast<std::uint32_t>(c.out_offsets[v + 1] - c.out_offsets[v]);
+    for (std::uint32_t i = lane; i < degree; i += group) f(c, va, ea, v, i);
+  }
+}
+
 // dst[0 .. n-1] = value (InitMessageBuffer).
 template <class T>
 __global__ void __launch_bounds__(kBlock) fill_kernel(T* __restrict__ dst, std::uint64_t n, T value) {

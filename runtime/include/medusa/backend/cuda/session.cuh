@@ -285,7 +285,8 @@ class Session : public SessionBase {
     r += "  layout: CSR (array of adjacency arrays) with reverse CSR and rID";
     if (conf_.layout != Layout::Auto && conf_.layout != Layout::CSR)
       r += " (the requested layout is not available on the CUDA backend yet)";
-    r += "\n  ELIST: one thread per vertex\n";
+    r += "\n  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
+         "independent): a thread per edge (All), 1..32 lanes per queued vertex (Active)\n";
     r += std::string("  Combiner: ") + gpu::combiner_strategy_name(combiner_) + "\n";
     r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
          "flag-compaction kernel\n";

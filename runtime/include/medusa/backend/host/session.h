@@ -46,6 +46,10 @@ namespace exec {
 // Runs `element` (a generated element functor) over the elements of `domain` for API kind K.
 template <ApiKind K, class Program, class Element>
 void run(Session<Program>& session, Domain domain, const Element& element);
+// Runs an edge-parallel ELIST element: element(c, va, ea, v, i) for every out-edge i of every
+// vertex v of `domain`.
+template <class Program, class Element>
+void run_elist_edges(Session<Program>& session, Domain domain, const Element& element);
 }  // namespace exec
 
 template <class Program>
@@ -227,6 +231,37 @@ class Session : public SessionBase {
     stats_.edges_visited += visited;
     common::check_message_overflow(votes_.data(), conf_.messagesPerEdge, superstep_,
                                    std::string("EMV<") + common::api_kind_name(K) + ">::Run");
+  }
+
+  // The host has no warps to balance: one task per vertex runs its edges in order.
+  template <class Element>
+  void launch_elist_edges(Domain domain, const Element& element) {
+    common::check_domain(ELIST, domain, Program::uses);
+    const KernelCtx<Message>& c = ctx_;
+    const VertexArrays& va = vertex_arrays_;
+    const EdgeArrays& ea = edge_arrays_;
+    const EdgeIndex* out_off = out_offsets_.data();
+    const auto edges_of = [&](VertexId v) {
+      const auto degree = static_cast<std::uint32_t>(out_off[v + 1] - out_off[v]);
+      for (std::uint32_t i = 0; i < degree; ++i) element(c, va, ea, v, i);
+      return degree;
+    };
+    std::uint64_t visited = 0;
+    if (domain == Domain::All) {
+      const auto V = static_cast<std::int64_t>(vertex_count_);
+#pragma omp parallel for schedule(dynamic, 256) if (V > kSerialBelow)
+      for (std::int64_t v = 0; v < V; ++v) edges_of(static_cast<VertexId>(v));
+      visited = edge_count_;
+    } else {  // Domain::Active (check_domain rejected Received)
+      const std::vector<VertexId>& queue = vertex_frontier_.current();
+      const auto n = static_cast<std::int64_t>(queue.size());
+      const VertexId* q = queue.data();
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited) if (n > kSerialBelow)
+      for (std::int64_t i = 0; i < n; ++i) visited += edges_of(q[i]);
+    }
+    stats_.edges_visited += visited;
+    common::check_message_overflow(votes_.data(), conf_.messagesPerEdge, superstep_,
+                                   "EMV<ELIST>::Run");
   }
 
  private:
@@ -431,6 +466,10 @@ namespace exec {
 template <ApiKind K, class Program, class Element>
 void run(Session<Program>& session, Domain domain, const Element& element) {
   session.template launch<K>(domain, element);
+}
+template <class Program, class Element>
+void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
+  session.launch_elist_edges(domain, element);
 }
 }  // namespace exec
 

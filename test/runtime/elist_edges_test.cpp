@@ -1,0 +1,346 @@
+// Edge-parallel ELIST (exec::run_elist_edges): elements hand-written as medusa-cc emits them for
+// functors whose edge loop it proved independent, run against the same functors on the
+// one-thread-per-vertex path (exec::run<ELIST>). The graph has a few hubs with thousands of
+// out-edges, so the per-vertex edge split and the lanes-per-vertex grouping are exercised.
+// Backend-neutral.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/emv_launch.h"
+#include "support/random_graph.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+
+namespace elist_edges_test {
+
+// Uniform random edges plus `hubs` vertices with `hub_degree` extra out-edges each.
+medusa_test::EdgeList hub_graph() {
+  constexpr std::uint32_t kVertices = 3000, kHubs = 4, kHubDegree = 2500;
+  medusa_test::EdgeList g = medusa_test::random_graph(kVertices, 15000, 7);
+  for (std::uint32_t h = 0; h < kHubs; ++h)
+    for (std::uint32_t k = 0; k < kHubDegree; ++k) {
+      g.src.push_back(h * 701 % kVertices);
+      g.dst.push_back(static_cast<std::uint32_t>(medusa_test::mix64(h * 100000 + k) % kVertices));
+    }
+  return g;
+}
+
+// ---- PageRank (float, SUM), over Domain::All and Domain::Active ------------------------------
+struct RankVertex {
+  float rank = 1.0f;
+};
+struct RankEdge {};
+}  // namespace elist_edges_test
+
+template <>
+struct medusa::ProgramTraits<elist_edges_test::RankVertex, elist_edges_test::RankEdge> {
+  using Vertex = elist_edges_test::RankVertex;
+  using Edge = elist_edges_test::RankEdge;
+  using Message = float;
+  struct VertexArrays {
+    float* rank;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
+      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload}}};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses{false, false, /*vertex_frontier=*/true, false, false,
+                                            /*messages=*/true};
+};
+
+namespace elist_edges_test {
+using RankProgram = medusa::ProgramTraits<RankVertex, RankEdge>;
+using RankCtx = medusa::KernelCtx<float>;
+
+namespace medusa_gen_SendRank {
+struct Vertex : medusa::VertexHandle<float> {
+  const float& rank;
+};
+struct Edge : medusa::EdgeHandle<float> {
+  using message_type = float;
+  using arrays_type = RankProgram::EdgeArrays;
+  static MEDUSA_HD Edge make(const RankCtx& c, const arrays_type&, medusa::EdgeIndex e,
+                             medusa::VertexId head, medusa::VertexId tail) {
+    return Edge{{&c, e, head, tail}};
+  }
+};
+// The samples/pagerank shape: a prologue from v, the bound a prologue local.
+struct SendRank {
+  float damping = 1.0f;  // a functor member the copied prologue must still see
+  MEDUSA_HD void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {
+    int edge_count = v.edge_count();
+    float msg = damping * v.rank / edge_count;
+    for (int i = 0; i < edge_count; i++) el[i].sendMsg(msg);
+  }
+};
+struct SendRank_element {
+  SendRank f;
+  MEDUSA_HD void operator()(const RankCtx& c, const RankProgram::VertexArrays& va,
+                            const RankProgram::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    f(v, el);
+  }
+};
+// What medusa-cc emits for SendRank when the loop is edge-parallel (edge_element_*.tmpl).
+struct SendRank_edge_element : SendRank {
+  MEDUSA_HD explicit SendRank_edge_element(const SendRank& f) : SendRank(f) {}
+  MEDUSA_HD void operator()(const RankCtx& c, const RankProgram::VertexArrays& va,
+                            const RankProgram::EdgeArrays& ea, medusa::VertexId id,
+                            std::uint32_t i) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    medusa_edge(v, el, i);
+  }
+  MEDUSA_HD void medusa_edge(Vertex& v, medusa::EdgeList<Edge>& el,
+                             std::uint32_t medusa_edge_index) const {
+    int edge_count = v.edge_count();
+    float msg = damping * v.rank / edge_count;
+    { const int i = medusa_edge_index;
+      el[i].sendMsg(msg); }
+  }
+};
+// Same functor, launched edge-parallel (a distinct type: EmvLaunch is per functor type).
+struct SendRankEdges : SendRank {};
+struct SendRankEdges_edge_element : SendRank_edge_element {
+  MEDUSA_HD explicit SendRankEdges_edge_element(const SendRankEdges& f) : SendRank_edge_element(f) {}
+};
+}  // namespace medusa_gen_SendRank
+using SendRank = medusa_gen_SendRank::SendRank;
+using SendRankEdges = medusa_gen_SendRank::SendRankEdges;
+
+namespace medusa_gen_UpdateRank {
+struct Vertex : medusa::VertexHandle<float> {
+  float& rank;
+};
+// Keeps two thirds of the vertices active, so Domain::Active is a proper subset.
+struct UpdateRank {
+  MEDUSA_HD void operator()(Vertex& v) const {
+    v.rank = 0.15f + 0.85f * v.combined_msg();
+    if (v.id() % 3 != 0) v.SetActive();
+  }
+};
+struct UpdateRank_element {
+  UpdateRank f;
+  MEDUSA_HD void operator()(const RankCtx& c, const RankProgram::VertexArrays& va,
+                            const RankProgram::EdgeArrays&, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_UpdateRank
+using UpdateRank = medusa_gen_UpdateRank::UpdateRank;
+}  // namespace elist_edges_test
+
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::SendRank, ELIST, elist_edges_test::medusa_gen_SendRank::SendRank_element, elist_edges_test::RankProgram)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::SendRankEdges, elist_edges_test::medusa_gen_SendRank::SendRankEdges_edge_element, elist_edges_test::RankProgram)
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::UpdateRank, VERTEX, elist_edges_test::medusa_gen_UpdateRank::UpdateRank_element, elist_edges_test::RankProgram)
+
+// ---- BFS-Q (unsigned, MIN), over Domain::Active ---------------------------------------------
+namespace elist_edges_test {
+struct LevelVertex {
+  unsigned level = UINT_MAX;
+};
+struct LevelEdge {};
+}  // namespace elist_edges_test
+
+template <>
+struct medusa::ProgramTraits<elist_edges_test::LevelVertex, elist_edges_test::LevelEdge> {
+  using Vertex = elist_edges_test::LevelVertex;
+  using Edge = elist_edges_test::LevelEdge;
+  using Message = unsigned;
+  struct VertexArrays {
+    unsigned* level;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
+      {"level", offsetof(Vertex, level), sizeof(unsigned), medusa::kUpload | medusa::kDownload}}};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<unsigned*>(a[0])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, /*vertex_frontier=*/true,
+                                            false, /*received=*/true, /*messages=*/true};
+};
+
+namespace elist_edges_test {
+using LevelProgram = medusa::ProgramTraits<LevelVertex, LevelEdge>;
+using LevelCtx = medusa::KernelCtx<unsigned>;
+
+namespace medusa_gen_Expand {
+struct Vertex : medusa::VertexHandle<unsigned> {
+  const unsigned& level;
+};
+struct Edge : medusa::EdgeHandle<unsigned> {
+  using message_type = unsigned;
+  using arrays_type = LevelProgram::EdgeArrays;
+  static MEDUSA_HD Edge make(const LevelCtx& c, const arrays_type&, medusa::EdgeIndex e,
+                             medusa::VertexId head, medusa::VertexId tail) {
+    return Edge{{&c, e, head, tail}};
+  }
+};
+// The samples/bfs/bfs_q shape: bound el.size().
+struct Expand {
+  MEDUSA_HD void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {
+    unsigned int next = v.level + 1;
+    for (unsigned int i = 0; i < el.size(); i++) el[i].sendMsg(next);
+  }
+};
+struct Expand_element {
+  Expand f;
+  MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
+                            const LevelProgram::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    f(v, el);
+  }
+};
+struct ExpandEdges : Expand {};
+struct ExpandEdges_edge_element : ExpandEdges {
+  MEDUSA_HD explicit ExpandEdges_edge_element(const ExpandEdges& f) : ExpandEdges(f) {}
+  MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
+                            const LevelProgram::EdgeArrays& ea, medusa::VertexId id,
+                            std::uint32_t i) const {
+    Vertex v{{&c, id}, va.level[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    medusa_edge(v, el, i);
+  }
+  MEDUSA_HD void medusa_edge(Vertex& v, medusa::EdgeList<Edge>& el,
+                             std::uint32_t medusa_edge_index) const {
+    unsigned int next = v.level + 1;
+    { const unsigned int i = medusa_edge_index;
+      el[i].sendMsg(next); }
+  }
+};
+}  // namespace medusa_gen_Expand
+using Expand = medusa_gen_Expand::Expand;
+using ExpandEdges = medusa_gen_Expand::ExpandEdges;
+
+namespace medusa_gen_Visit {
+struct Vertex : medusa::VertexHandle<unsigned> {
+  unsigned& level;
+};
+struct Visit {
+  MEDUSA_HD void operator()(Vertex& v) const {
+    const unsigned level = v.combined_msg();
+    if (level < v.level) {
+      v.level = level;
+      v.SetActive();
+      medusa::Continue();
+    }
+  }
+};
+struct Visit_element {
+  Visit f;
+  MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
+                            const LevelProgram::EdgeArrays&, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_Visit
+using Visit = medusa_gen_Visit::Visit;
+}  // namespace elist_edges_test
+
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Expand, ELIST, elist_edges_test::medusa_gen_Expand::Expand_element, elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandEdges, elist_edges_test::medusa_gen_Expand::ExpandEdges_edge_element, elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX, elist_edges_test::medusa_gen_Visit::Visit_element, elist_edges_test::LevelProgram)
+
+namespace elist_edges_test {
+template <class Send>
+void rank_step(medusa::Domain domain) {
+  medusa::InitMessageBuffer(0.0f);
+  medusa::EMV<medusa::ELIST>::Run(Send{{0.9f}}, domain);
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(UpdateRank{});
+}
+template <class Expander>
+void bfs_step() {
+  medusa::InitMessageBuffer(UINT_MAX);
+  medusa::EMV<medusa::ELIST>::Run(Expander{}, medusa::Active);
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(Visit{}, medusa::Received);
+}
+
+struct RankRun {
+  std::vector<float> ranks;
+  medusa::RunStats stats;
+};
+template <class Send>
+RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain) {
+  medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
+    if (v % 2 == 0) graph.SetActive(v);
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_SUM;
+  conf.maxIteration = 5;
+  auto device = medusa::Init_Device_DS(graph, conf);
+  RankRun run;
+  run.stats = device.Run([domain] { rank_step<Send>(domain); });
+  device.Dump_Result(graph);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
+  return run;
+}
+
+struct LevelRun {
+  std::vector<unsigned> levels;
+  medusa::RunStats stats;
+};
+template <class Expander>
+LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source) {
+  medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  graph.vertex(source).level = 0;
+  graph.SetActive(source);
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_MIN;
+  auto device = medusa::Init_Device_DS(graph, conf);
+  LevelRun run;
+  run.stats = device.Run(bfs_step<Expander>);
+  device.Dump_Result(graph);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.levels.push_back(graph.vertex(v).level);
+  return run;
+}
+}  // namespace elist_edges_test
+
+TEST_CASE("edge-parallel ELIST PageRank equals the per-vertex path (All, Active, hubs)", "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  for (medusa::Domain domain : {medusa::Domain::All, medusa::Domain::Active}) {
+    INFO("domain " << (domain == medusa::Domain::All ? "All" : "Active"));
+    const RankRun plain = run_pagerank<SendRank>(el, domain);
+    const RankRun edges = run_pagerank<SendRankEdges>(el, domain);
+    CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
+    CHECK(edges.stats.supersteps == plain.stats.supersteps);
+    if (domain == medusa::Domain::All) CHECK(plain.stats.edges_visited == 5 * el.src.size());
+    else CHECK(plain.stats.edges_visited < 5 * el.src.size());
+    std::size_t mismatches = 0;
+    for (medusa::VertexId v = 0; v < el.vertex_count; ++v) {
+      const float a = plain.ranks[v], b = edges.ranks[v];
+      if (std::fabs(a - b) > 1e-5f * std::fabs(a) + 1e-7f && mismatches++ < 5)
+        UNSCOPED_INFO("vertex " << v << ": edge-parallel " << b << ", per-vertex " << a);
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("edge-parallel ELIST BFS-Q equals the per-vertex path (Active, hubs)", "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  for (medusa::VertexId source : {0u, 701u, 5u}) {  // 0 and 701 are hubs
+    INFO("source " << source);
+    const LevelRun plain = run_bfs<Expand>(el, source);
+    const LevelRun edges = run_bfs<ExpandEdges>(el, source);
+    CHECK(edges.levels == plain.levels);
+    CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
+    CHECK(edges.stats.supersteps == plain.stats.supersteps);
+    CHECK(plain.stats.supersteps > 2);
+  }
+}
