@@ -32,11 +32,17 @@ kron=$build/kron$scale.medusa-bin
 "$build/bin/medusa-gen" kron --scale "$scale" --symmetric --seed 1 -o "$kron" || exit 1
 inputs=("$kron")
 [ -n "$graphs" ] && [ -f "$graphs/road-NE.txt.xz" ] && inputs+=("$graphs/road-NE.txt.xz --symmetrize")
-for sample in pagerank sssp bfs_n bfs_q cc; do
+for sample in pagerank sssp sssp_q bfs_n bfs_q cc infoprop drilldown; do
   for input in "${inputs[@]}"; do
     echo "== $sample $input"
     # shellcheck disable=SC2086
     "$build/samples/$sample" $input --validate || status=1
   done
 done
+for variant in ic-e lt-c; do
+  echo "== infoprop --variant $variant $kron"
+  "$build/samples/infoprop" "$kron" --variant "$variant" --validate || status=1
+done
+echo "== matching (generated bipartite, scale $scale)"
+"$build/samples/matching" --scale "$scale" --validate || status=1
 exit $status
