@@ -45,4 +45,8 @@ for variant in ic-e lt-c; do
 done
 echo "== matching (generated bipartite, scale $scale)"
 "$build/samples/matching" --scale "$scale" --validate || status=1
+if [ -n "$graphs" ] && [ -f "$graphs/karate.mtx" ]; then
+  echo "== layout $graphs/karate.mtx"
+  "$build/samples/layout" "$graphs/karate.mtx" --validate --output "$build/layout-karate.svg" || status=1
+fi
 exit $status
