@@ -117,7 +117,9 @@ int main(int argc, char** argv) {
   if (!opt.validate) return 0;
   const LayoutQuality before = layout_quality(start, adjacent, kFrame);
   const LayoutQuality after = layout_quality(placed, adjacent, kFrame);
+  std::printf("layout: mean edge length %.1f (start %.1f), mean distance of other pairs %.1f\n",
+              after.mean_edge_length, before.mean_edge_length, after.mean_other_distance);
   std::vector<std::string> problems = check_layout(before, after);
-  return samples::report_validation("every position in the frame, and neighbours closer than before and than non-neighbours",
+  return samples::report_validation("positions in the frame, edges under half their start length and 0.7 x other distances",
                                     problems.size(), problems);
 }

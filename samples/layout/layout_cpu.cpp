@@ -42,12 +42,13 @@ LayoutQuality layout_quality(const std::vector<LayoutPoint>& p, const std::vecto
 std::vector<std::string> check_layout(const LayoutQuality& before, const LayoutQuality& after) {
   std::vector<std::string> problems;
   if (!after.inside) problems.push_back("a position is not finite or lies outside the frame");
-  if (!(after.mean_edge_length < 0.8 * before.mean_edge_length))
-    problems.push_back("mean edge length " + std::to_string(after.mean_edge_length) + " is not below 0.8 x the start's " +
+  if (!(after.mean_edge_length < 0.5 * before.mean_edge_length))
+    problems.push_back("mean edge length " + std::to_string(after.mean_edge_length) + " is not below half the start's " +
                        std::to_string(before.mean_edge_length));
-  if (!(after.mean_edge_length < after.mean_other_distance))
+  if (!(after.mean_edge_length < 0.7 * after.mean_other_distance))
     problems.push_back("neighbours (mean " + std::to_string(after.mean_edge_length) +
-                       ") are not closer than non-neighbours (mean " + std::to_string(after.mean_other_distance) + ")");
+                       ") are not clearly closer than non-neighbours (mean " + std::to_string(after.mean_other_distance) +
+                       ", limit 0.7 x)");
   return problems;
 }
 

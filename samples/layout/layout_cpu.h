@@ -19,8 +19,8 @@ struct LayoutQuality {
 };
 LayoutQuality layout_quality(const std::vector<LayoutPoint>& p, const std::vector<unsigned char>& adjacent, float frame);
 
-// What a force-directed layout must achieve: positions in the frame; adjacent vertices closer
-// together than at the start, and closer than non-adjacent pairs on average. Returns the failures.
+// What a force-directed layout must achieve: positions in the frame; the mean edge length below
+// half of the start's and below 0.7 x the mean distance of non-adjacent pairs. Returns the failures.
 std::vector<std::string> check_layout(const LayoutQuality& before, const LayoutQuality& after);
 
 bool write_svg(const std::string& path, const std::vector<LayoutPoint>& p, const std::vector<unsigned int>& src,
