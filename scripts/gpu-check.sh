@@ -39,7 +39,7 @@ for sample in pagerank sssp sssp_q bfs_n bfs_q cc infoprop drilldown; do
     "$build/samples/$sample" $input --validate || status=1
   done
 done
-for variant in ic-e lt-c; do
+for variant in ic-e ic-t lt-c; do
   echo "== infoprop --variant $variant $kron"
   "$build/samples/infoprop" "$kron" --variant "$variant" --validate || status=1
 done

@@ -2,6 +2,8 @@
 // runs are reproducible. Three variants (--variant):
 //   ic-c  independent cascade, vertex-oriented C-Loop (ELIST over the newly active vertices)
 //   ic-e  independent cascade, edge-oriented E-Loop (EDGE over every edge)
+//   ic-t  independent cascade, vertex-oriented T-Loop (the inactive vertex decides, from the
+//         list of neighbours that just became active: MLIST)
 //   lt-c  linear threshold, vertex-oriented C-Loop
 // A newly active vertex gets one chance per out-edge to activate the tail (IC: with probability
 // --probability; LT: by adding the edge's weight, 1/in-degree of the tail, to the tail's
@@ -66,6 +68,30 @@ struct PushWeight {
   }
 };
 
+/* ELIST API (T-Loop): newly active vertices announce themselves to their out-neighbours */
+struct Announce {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned int i = 0; i < el.size(); i++) el[i].sendMsg(v.id());
+  }
+};
+
+/* MLIST API (T-Loop): an inactive vertex draws once for each neighbour that announced itself */
+struct TraceNeighbours {
+  unsigned int seed;
+  unsigned int chance24;
+  void operator()(Vertex& v, MessageList<unsigned int>& ml) const {
+    if (v.activated_at != kNever) return;
+    for (unsigned int i = 0; i < ml.size(); i++) {
+      if (ml[i] != kNever && draw24(seed, ml[i], v.id()) < chance24) {
+        v.activated_at = Superstep() + 1;
+        v.SetActive();
+        Continue();
+        return;
+      }
+    }
+  }
+};
+
 /* VERTEX API: a vertex reached by a successful attempt becomes active next superstep */
 struct ActivateOnSuccess {
   void operator()(Vertex& v) const {
@@ -108,6 +134,12 @@ void IndependentCascadeELoop() {
   EMV<VERTEX>::Run(ActivateOnSuccess{}, Received);
 }
 
+void IndependentCascadeTLoop() {
+  InitMessageBuffer(kNever);
+  EMV<ELIST>::Run(Announce{}, Active);
+  EMV<MLIST>::Run(TraceNeighbours{g_seed, g_chance24}, Received);
+}
+
 void LinearThresholdCLoop() {
   InitMessageBuffer(0u);
   EMV<ELIST>::Run(PushWeight{}, Active);
@@ -117,10 +149,10 @@ void LinearThresholdCLoop() {
 
 int main(int argc, char** argv) {
   samples::Options opt = samples::parse_options(
-      argc, argv, "Information propagation: --variant ic-c (default), ic-e or lt-c; --probability for IC");
+      argc, argv, "Information propagation: --variant ic-c (default), ic-e, ic-t or lt-c; --probability for IC");
   const std::string variant = opt.variant.empty() ? "ic-c" : opt.variant;
-  if (variant != "ic-c" && variant != "ic-e" && variant != "lt-c") {
-    std::fprintf(stderr, "infoprop: --variant must be ic-c, ic-e or lt-c, not '%s'\n", variant.c_str());
+  if (variant != "ic-c" && variant != "ic-e" && variant != "ic-t" && variant != "lt-c") {
+    std::fprintf(stderr, "infoprop: --variant must be ic-c, ic-e, ic-t or lt-c, not '%s'\n", variant.c_str());
     return 2;
   }
   const samples::EdgeList edges = samples::load_edges(opt);
@@ -150,6 +182,7 @@ int main(int argc, char** argv) {
   auto device = Init_Device_DS(my_graph, conf);
   RunStats stats = device.Run(variant == "ic-c"   ? IndependentCascadeCLoop
                               : variant == "ic-e" ? IndependentCascadeELoop
+                              : variant == "ic-t" ? IndependentCascadeTLoop
                                                   : LinearThresholdCLoop);
   device.Dump_Result(my_graph);
   samples::print_summary("infoprop " + variant, stats, my_graph.edge_count());
