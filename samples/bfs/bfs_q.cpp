@@ -48,10 +48,7 @@ int main(int argc, char** argv) {
   samples::Options opt = samples::parse_options(argc, argv, "BFS-Q: frontier BFS (SetActive, ELIST + min-Combiner + VERTEX)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
-  if (opt.source >= edges.vertex_count) {
-    std::fprintf(stderr, "bfs_q: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
-    return 2;
-  }
+  if (!samples::source_in_graph(opt, edges)) return 2;
 
   Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);
   for (Vertex& v : my_graph.vertices()) v.level = UINT_MAX;

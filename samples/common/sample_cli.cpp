@@ -143,6 +143,14 @@ EdgeList load_edges(const Options& opt) {
   return out;
 }
 
+bool source_in_graph(const Options& opt, const EdgeList& edges) {
+  if (opt.source < edges.vertex_count) return true;
+  const std::string name = opt.program.substr(opt.program.find_last_of('/') + 1);
+  std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name.c_str(), opt.source,
+               edges.vertex_count);
+  return false;
+}
+
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {
   const double ms = stats.seconds * 1e3;
   const double teps = stats.seconds > 0 ? static_cast<double>(stats.edges_visited) / stats.seconds : 0.0;

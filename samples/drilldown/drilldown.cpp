@@ -59,10 +59,7 @@ int main(int argc, char** argv) {
   samples::Options opt = samples::parse_options(argc, argv, "Drill-down: the --hops K neighbourhood of --source (ELIST, MESSAGE, MLIST)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s, focus %u, radius %u\n", edges.description.c_str(), opt.source, opt.hops);
-  if (opt.source >= edges.vertex_count) {
-    std::fprintf(stderr, "drilldown: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
-    return 2;
-  }
+  if (!samples::source_in_graph(opt, edges)) return 2;
   g_radius = opt.hops;
 
   Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);

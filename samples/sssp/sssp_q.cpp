@@ -49,10 +49,7 @@ int main(int argc, char** argv) {
   samples::Options opt = samples::parse_options(argc, argv, "SSSP-Q: frontier SSSP (SetActive, ELIST + min-Combiner + VERTEX)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
-  if (opt.source >= edges.vertex_count) {
-    std::fprintf(stderr, "sssp_q: source %u is not a vertex (the graph has %u)\n", opt.source, edges.vertex_count);
-    return 2;
-  }
+  if (!samples::source_in_graph(opt, edges)) return 2;
 
   Graph<Vertex, Edge> my_graph =
       samples::make_graph<Vertex, Edge>(edges, [](Edge& e, unsigned int w) { e.length = w; });
