@@ -74,6 +74,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
             j.attribute("Halt", f.halt_vote);
             j.attribute("Superstep", f.uses_superstep);
             j.attribute("head", f.uses_head);
+            j.attribute("combined_msg", f.reads_combined);
           });
           if (f.edge_loop)
             j.attributeObject("edge_loop", [&] {
@@ -126,6 +127,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       j.attribute("edge_frontier", u.edge_frontier);
       j.attribute("received", u.received);
       j.attribute("messages", u.messages);
+      j.attribute("edge_reads_combined", u.edge_reads_combined);
     });
   });
   out << "\n";

@@ -115,22 +115,24 @@ std::vector<ProgramEmitter::DeviceField> ProgramEmitter::deviceFields(bool verte
   const RecordInfo& record = vertex ? model_.vertex : model_.edge;
   std::vector<DeviceField> out;
   for (const FieldInfo& field : record.fields) {
-    DeviceField d{&field, {}, {}, false, false};
+    DeviceField d{&field, {}, {}, false, false, false};
     bool needs_initial_values = false;
     for (const FunctorInfo& functor : model_.functors) {
       FieldUse use;
-      auto merge = [&](const std::map<std::string, FieldUse>& uses) {
+      auto merge = [&](const std::map<std::string, FieldUse>& uses, bool edge_side) {
         auto it = uses.find(field.name);
         if (it == uses.end()) return;
         use.read |= it->second.read;
         use.written |= it->second.written;
         use.written_unconditionally |= it->second.written_unconditionally;
+        // A partitioned run keeps head-vertex replicas of exactly these fields fresh.
+        if (edge_side && it->second.read) d.edge_read = true;
       };
       if (vertex) {
-        merge(functor.vertex_fields);
-        merge(functor.head_fields);
+        merge(functor.vertex_fields, functor.kind == ApiKind::Elist);
+        merge(functor.head_fields, functor.kind == ApiKind::Elist || functor.kind == ApiKind::Edge);
       } else {
-        merge(functor.edge_fields);
+        merge(functor.edge_fields, false);
       }
       if (use.read) d.readers.push_back(functor.name);
       if (use.written) {
@@ -172,6 +174,7 @@ std::string ProgramEmitter::programTraits() const {
       std::vector<std::string> direction;
       if (d.upload) direction.push_back("medusa::kUpload");
       if (d.download) direction.push_back("medusa::kDownload");
+      if (d.edge_read) direction.push_back("medusa::kEdgeRead");
       specs.push_back("{\"" + d.field->name + "\", offsetof(" + record.qualified + ", " +
                       d.field->name + "), sizeof(" + d.field->type + "), " +
                       join(direction, " | ") + "},");
@@ -192,6 +195,7 @@ std::string ProgramEmitter::programTraits() const {
   values["edge_frontier"] = boolText(uses.edge_frontier);
   values["received"] = boolText(uses.received);
   values["messages"] = boolText(uses.messages);
+  values["edge_reads_combined"] = boolText(uses.edge_reads_combined);
   return templates_.render("program_traits", values);
 }
 

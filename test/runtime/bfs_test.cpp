@@ -36,7 +36,8 @@ struct medusa::ProgramTraits<bfs_test::VertexN, bfs_test::EdgeN> {
   };
   struct EdgeArrays {};
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"level", offsetof(Vertex, level), sizeof(int), medusa::kUpload | medusa::kDownload}}};
+      {"level", offsetof(Vertex, level), sizeof(int), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }

@@ -47,7 +47,8 @@ struct medusa::ProgramTraits<elist_edges_test::RankVertex, elist_edges_test::Ran
   };
   struct EdgeArrays {};
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload}}};
+      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
@@ -161,7 +162,8 @@ struct medusa::ProgramTraits<elist_edges_test::LevelVertex, elist_edges_test::Le
   };
   struct EdgeArrays {};
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"level", offsetof(Vertex, level), sizeof(unsigned), medusa::kUpload | medusa::kDownload}}};
+      {"level", offsetof(Vertex, level), sizeof(unsigned), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<unsigned*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }

@@ -18,7 +18,7 @@
 namespace kinds_test {
 
 struct Vertex {
-  int value = 0;  // kUpload only
+  int value = 0;  // kUpload only (and read on the edge side: kEdgeRead)
   int out = 0;    // kDownload only
   int count = 0;  // both
 };
@@ -44,7 +44,7 @@ struct medusa::ProgramTraits<kinds_test::Vertex, kinds_test::Edge> {
     int* seen;
   };
   static constexpr std::array<medusa::FieldSpec, 3> vertex_fields{{
-      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload},
+      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
       {"out", offsetof(Vertex, out), sizeof(int), medusa::kDownload},
       {"count", offsetof(Vertex, count), sizeof(int), medusa::kUpload | medusa::kDownload},
   }};

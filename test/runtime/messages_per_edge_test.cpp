@@ -34,8 +34,8 @@ struct medusa::ProgramTraits<multi_msg_test::Vertex, multi_msg_test::Edge> {
   };
   struct EdgeArrays {};
   static constexpr std::array<medusa::FieldSpec, 4> vertex_fields{{
-      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload},
-      {"sends", offsetof(Vertex, sends), sizeof(int), medusa::kUpload},
+      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
+      {"sends", offsetof(Vertex, sends), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
       {"total", offsetof(Vertex, total), sizeof(long long), medusa::kDownload},
       {"slots", offsetof(Vertex, slots), sizeof(int), medusa::kDownload},
   }};

@@ -30,7 +30,8 @@ struct medusa::ProgramTraits<pagerank_test::Vertex, pagerank_test::Edge> {
   };
   struct EdgeArrays {};
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload}}};
+      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }

@@ -48,7 +48,8 @@ struct medusa::ProgramTraits<sssp_test::VertexN, sssp_test::EdgeN> {
     int* weight;
   };
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"dist", offsetof(Vertex, dist), sizeof(int), medusa::kUpload | medusa::kDownload}}};
+      {"dist", offsetof(Vertex, dist), sizeof(int), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 1> edge_fields{{
       {"weight", offsetof(Edge, weight), sizeof(int), medusa::kUpload}}};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
@@ -68,7 +69,8 @@ struct medusa::ProgramTraits<sssp_test::VertexQ, sssp_test::EdgeQ> {
     int* weight;
   };
   static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
-      {"dist", offsetof(Vertex, dist), sizeof(int), medusa::kUpload | medusa::kDownload}}};
+      {"dist", offsetof(Vertex, dist), sizeof(int), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
   static constexpr std::array<medusa::FieldSpec, 1> edge_fields{{
       {"weight", offsetof(Edge, weight), sizeof(int), medusa::kUpload}}};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }

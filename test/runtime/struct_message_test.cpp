@@ -43,7 +43,7 @@ struct medusa::ProgramTraits<struct_msg_test::Vertex, struct_msg_test::Edge> {
     int* length;
   };
   static constexpr std::array<medusa::FieldSpec, 3> vertex_fields{{
-      {"base", offsetof(Vertex, base), sizeof(int), medusa::kUpload},
+      {"base", offsetof(Vertex, base), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
       {"best", offsetof(Vertex, best), sizeof(int), medusa::kDownload},
       {"best_from", offsetof(Vertex, best_from), sizeof(unsigned), medusa::kDownload},
   }};

@@ -41,6 +41,7 @@ class ProgramEmitter {
     const FieldInfo* field;
     std::vector<std::string> readers, writers;
     bool upload = false, download = false;
+    bool edge_read = false;  // read by an ELIST functor (its vertex) or through e.head()
   };
   std::vector<DeviceField> deviceFields(bool vertex) const;
   std::string vertexProxy(const std::string& name, const std::map<std::string, FieldUse>& uses,

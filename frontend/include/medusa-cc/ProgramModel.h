@@ -96,6 +96,7 @@ struct FunctorInfo {
   bool halt_vote = false;
   bool uses_superstep = false;
   bool uses_head = false;
+  bool reads_combined = false;  // calls combined_msg() on its vertex or a head vertex
   std::vector<DomainUse> domains;  // of every Run call that launches it
   std::optional<EdgeLoopInfo> edge_loop;  // ELIST only, when proven edge-parallel
 };
@@ -129,6 +130,7 @@ struct ProgramUsesInfo {
   bool edge_frontier = false;
   bool received = false;
   bool messages = false;
+  bool edge_reads_combined = false;  // an ELIST/EDGE functor calls combined_msg()
 };
 
 struct ProgramModel {

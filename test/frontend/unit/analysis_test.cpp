@@ -1,5 +1,7 @@
 // Stages 1-3 on small programs: kinds, field reads/writes, built-ins, domains, rejection.
 #include "medusa-cc/GpuSafetyChecker.h"
+#include "medusa-cc/ProgramEmitter.h"
+#include "medusa-cc/TemplateEngine.h"
 #include "medusa-cc/Translator.h"
 
 #include <clang/Frontend/ASTUnit.h>
@@ -152,6 +154,89 @@ void It() { EMV<EDGE>::Run(Send{}, Domain::Active); }
   CHECK_FALSE(uses.vertex_frontier);
   CHECK(uses.continue_vote);
   CHECK(uses.messages);
+}
+
+namespace {
+// The vertex_fields FieldSpec of `field` in the emitted ProgramTraits ("" when it does not travel).
+std::string vertexFieldSpec(const Analysis& a, const std::string& field) {
+  TemplateEngine templates;
+  ProgramEmitter emitter(a.model, "", templates);
+  const std::string traits = emitter.programTraits();
+  const std::string key = "{\"" + field + "\", offsetof(::Vertex, " + field + ")";
+  const size_t begin = traits.find(key);
+  if (begin == std::string::npos) return "";
+  return traits.substr(begin, traits.find('}', begin) + 1 - begin);
+}
+}  // namespace
+
+TEST_CASE("kEdgeRead marks exactly the vertex fields ELIST/EDGE functors read", "[frontend]") {
+  Analysis a = analyze(R"(
+struct Update {  // VERTEX: reads a, writes d
+  void operator()(Vertex& v) const { v.d = static_cast<int>(v.a + v.combined_msg()); }
+};
+struct Collect {  // MLIST: reads b
+  void operator()(Vertex& v, MessageList<float> ml) const { v.d = static_cast<int>(v.b); }
+};
+struct Spread {  // ELIST: reads its vertex's c, writes b
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.c + el[i].w);
+    v.b = 1;
+  }
+};
+struct Relax {  // EDGE: reads the head's h, writes the edge's w
+  void operator()(Edge& e) const { e.w = e.head().h[1]; }
+};
+void It() {
+  EMV<ELIST>::Run(Spread{}); EMV<EDGE>::Run(Relax{}); EMV<MLIST>::Run(Collect{});
+  Combiner(); EMV<VERTEX>::Run(Update{});
+}
+)");
+  REQUIRE(a.accepted);
+  // Read on the vertex side only (VERTEX, MLIST), or written by an ELIST functor: no kEdgeRead.
+  CHECK(vertexFieldSpec(a, "a") == "{\"a\", offsetof(::Vertex, a), sizeof(float), medusa::kUpload}");
+  CHECK(vertexFieldSpec(a, "b") ==
+        "{\"b\", offsetof(::Vertex, b), sizeof(float), medusa::kUpload | medusa::kDownload}");
+  CHECK(vertexFieldSpec(a, "d") == "{\"d\", offsetof(::Vertex, d), sizeof(int), medusa::kDownload}");
+  // v.c in ELIST; h through e.head() in EDGE.
+  CHECK(vertexFieldSpec(a, "c") ==
+        "{\"c\", offsetof(::Vertex, c), sizeof(float), medusa::kUpload | medusa::kEdgeRead}");
+  CHECK(vertexFieldSpec(a, "h") ==
+        "{\"h\", offsetof(::Vertex, h), sizeof(float[2]), medusa::kUpload | medusa::kEdgeRead}");
+  // Edge fields never get it.
+  TemplateEngine templates;
+  const std::string traits = ProgramEmitter(a.model, "", templates).programTraits();
+  CHECK(traits.find("{\"w\", offsetof(::Edge, w), sizeof(float), medusa::kUpload | "
+                    "medusa::kDownload}") != std::string::npos);
+  // combined_msg() only in a VERTEX functor.
+  CHECK(a.model.functor("Update")->reads_combined);
+  CHECK_FALSE(a.model.uses().edge_reads_combined);
+  CHECK(traits.find("/*edge_reads_combined=*/false}") != std::string::npos);
+}
+
+TEST_CASE("combined_msg() read by an ELIST or EDGE functor sets edge_reads_combined", "[frontend]") {
+  Analysis elist = analyze(R"(
+struct Spread {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.combined_msg());
+  }
+};
+void It() { EMV<ELIST>::Run(Spread{}); }
+)");
+  REQUIRE(elist.accepted);
+  CHECK(elist.model.functor("Spread")->reads_combined);
+  CHECK(elist.model.uses().edge_reads_combined);
+  TemplateEngine templates;
+  CHECK(ProgramEmitter(elist.model, "", templates).programTraits().find(
+            "/*edge_reads_combined=*/true}") != std::string::npos);
+
+  Analysis edge = analyze(R"(
+struct Relax {
+  void operator()(Edge& e) const { e.sendMsg(e.head().combined_msg() + e.w); }
+};
+void It() { EMV<EDGE>::Run(Relax{}); }
+)");
+  REQUIRE(edge.accepted);
+  CHECK(edge.model.uses().edge_reads_combined);
 }
 
 TEST_CASE("combiner operators and combinerOpType are recorded", "[frontend]") {
