@@ -1,0 +1,252 @@
+// Vertex partitioning: method choice, METIS quality, contiguous balance, partition files.
+#include <medusa/error.h>
+#include <medusa/io/generators.h>
+#include <medusa/partition/assignment.h>
+#include <medusa/topology.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace medusa;
+
+namespace {
+
+Topology grid(VertexId rows, VertexId cols) {
+  io::EdgeListData d = io::generate_grid(rows, cols);
+  return Topology::build(d.vertex_count, d.src, d.dst);
+}
+
+Topology path_graph(VertexId n) {
+  std::vector<VertexId> src, dst;
+  for (VertexId v = 0; v + 1 < n; ++v) {
+    src.push_back(v);
+    dst.push_back(v + 1);
+  }
+  return Topology::build(n, src, dst);
+}
+
+void check_valid(const PartitionAssignment& a, const Topology& t, std::uint32_t k) {
+  REQUIRE(a.parts == k);
+  REQUIRE(a.part_of.size() == t.vertex_count);
+  for (std::uint32_t p : a.part_of) REQUIRE(p < k);
+}
+
+// A scratch folder per test run, removed at the end.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() /
+           ("medusa-partition-test-" + std::to_string(static_cast<unsigned long long>(
+                                           std::hash<std::string>{}(Catch::getResultCapture().getCurrentTestName()))));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name, const std::string& content) const {
+    const std::string p = (path / name).string();
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+};
+
+std::string error_of(const std::string& path, VertexId n, std::uint32_t k) {
+  try {
+    load_partition(path, n, k);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("k = 1 puts every vertex in part 0 without METIS", "[partition]") {
+  Topology t = grid(20, 20);
+  for (PartitionMethod m : {PartitionMethod::Auto, PartitionMethod::Metis, PartitionMethod::Contiguous}) {
+    if (m == PartitionMethod::Metis && !metis_available()) continue;
+    PartitionAssignment a = partition_vertices(t, 1, m);
+    check_valid(a, t, 1);
+    CHECK(a.method == "single");
+    for (std::uint32_t p : a.part_of) CHECK(p == 0);
+  }
+  CHECK_THROWS_AS(partition_vertices(t, 0, PartitionMethod::Auto), Error);
+}
+
+TEST_CASE("tiny graphs and graphs without edges fall back to contiguous", "[partition]") {
+  Topology small = path_graph(100);  // 100 < 64 * 2 vertices
+  PartitionAssignment a = partition_vertices(small, 2, PartitionMethod::Auto);
+  check_valid(a, small, 2);
+  CHECK(a.method == "contiguous");
+  if (metis_available()) CHECK(partition_vertices(small, 2, PartitionMethod::Metis).method == "contiguous");
+
+  Topology empty = Topology::build(1000, {}, {});
+  PartitionAssignment b = partition_vertices(empty, 4, PartitionMethod::Auto);
+  check_valid(b, empty, 4);
+  CHECK(b.method == "contiguous");
+  PartitionQuality q = measure_partition(empty, b);
+  CHECK(q.cut_edges == 0);
+  CHECK(q.vertex_imbalance <= 1.01);
+
+  // More parts than vertices: every vertex still lands in a valid part.
+  Topology three = path_graph(3);
+  check_valid(partition_vertices(three, 8, PartitionMethod::Auto), three, 8);
+}
+
+TEST_CASE("Metis without METIS built in says how to fix it", "[partition]") {
+  if (metis_available()) {
+    CHECK(partition_vertices(grid(4, 4), 2, PartitionMethod::Auto).method == "contiguous");
+    return;
+  }
+  try {
+    partition_vertices(grid(40, 40), 2, PartitionMethod::Metis);
+    FAIL("expected medusa::Error");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("libmetis-dev") && Catch::Contains("Contiguous"));
+  }
+}
+
+TEST_CASE("METIS k-way on a 2-D grid: balanced, few cut edges, deterministic", "[partition]") {
+  if (!metis_available()) {
+    WARN("built without METIS: skipped");
+    return;
+  }
+  Topology t = grid(64, 64);
+  for (std::uint32_t k : {2u, 4u, 7u}) {
+    CAPTURE(k);
+    PartitionAssignment a = partition_vertices(t, k, PartitionMethod::Metis, 7);
+    check_valid(a, t, k);
+    CHECK(a.method == "metis k-way");
+    PartitionQuality q = measure_partition(t, a);
+    CHECK(q.vertex_imbalance <= 1.1);
+    CHECK(q.edge_imbalance <= 1.1);
+    for (std::uint64_t n : q.vertices) CHECK(n > 0);
+
+    PartitionAssignment hash;
+    hash.parts = k;
+    hash.part_of.resize(t.vertex_count);
+    for (VertexId v = 0; v < t.vertex_count; ++v) hash.part_of[v] = (v * 2654435761u >> 7) % k;
+    const std::uint64_t hash_cut = measure_partition(t, hash).cut_edges;
+    CHECK(q.cut_edges * 8 < hash_cut);
+
+    PartitionAssignment again = partition_vertices(t, k, PartitionMethod::Metis, 7);
+    CHECK(again.part_of == a.part_of);
+  }
+  CHECK(partition_vertices(t, 4, PartitionMethod::Auto).method == "metis k-way");
+}
+
+TEST_CASE("METIS handles self loops, duplicates and one-way edges", "[partition]") {
+  if (!metis_available()) return;
+  std::vector<VertexId> src, dst;
+  const VertexId n = 1000;
+  for (VertexId v = 0; v < n; ++v) {
+    src.push_back(v), dst.push_back((v + 1) % n);  // one direction only
+    src.push_back(v), dst.push_back((v + 1) % n);  // duplicate
+    src.push_back(v), dst.push_back(v);            // self loop
+  }
+  Topology t = Topology::build(n + 50, src, dst);  // 50 isolated vertices
+  PartitionAssignment a = partition_vertices(t, 4, PartitionMethod::Metis, 3);
+  check_valid(a, t, 4);
+  PartitionQuality q = measure_partition(t, a);
+  CHECK(q.cut_edges <= 40);
+  CHECK(q.vertex_imbalance <= 1.1);
+}
+
+TEST_CASE("contiguous ranges are consecutive and balanced", "[partition]") {
+  Topology t = grid(50, 80);
+  for (std::uint32_t k : {2u, 3u, 8u}) {
+    CAPTURE(k);
+    PartitionAssignment a = partition_vertices(t, k, PartitionMethod::Contiguous);
+    check_valid(a, t, k);
+    CHECK(a.method == "contiguous");
+    for (VertexId v = 1; v < t.vertex_count; ++v) REQUIRE(a.part_of[v] >= a.part_of[v - 1]);
+    CHECK(a.part_of.front() == 0);
+    CHECK(a.part_of.back() == k - 1);
+    PartitionQuality q = measure_partition(t, a);
+    CHECK(q.vertex_imbalance <= 1.05);
+    CHECK(q.edge_imbalance <= 1.05);
+  }
+  // Skewed degrees: one hub with many edges gets a part of few vertices.
+  std::vector<VertexId> src, dst;
+  for (VertexId v = 1; v < 4000; ++v) src.push_back(0), dst.push_back(v);
+  Topology star = Topology::build(4000, src, dst);
+  PartitionAssignment s = partition_vertices(star, 2, PartitionMethod::Contiguous);
+  CHECK(s.part_of[0] == 0);
+  CHECK(measure_partition(star, s).vertices[0] < 2100);
+}
+
+TEST_CASE("measure_partition counts cut edges and in-edges per part", "[partition]") {
+  Topology t = path_graph(4);  // 0->1->2->3
+  PartitionAssignment a;
+  a.parts = 2;
+  a.part_of = {0, 0, 1, 1};
+  PartitionQuality q = measure_partition(t, a);
+  CHECK(q.cut_edges == 1);
+  CHECK(q.vertices == std::vector<std::uint64_t>{2, 2});
+  CHECK(q.edges == std::vector<std::uint64_t>{1, 2});
+  CHECK(q.edge_imbalance == Approx(2.0 * 2 / 3));
+  a.part_of[3] = 2;
+  CHECK_THROWS_AS(measure_partition(t, a), Error);
+}
+
+TEST_CASE("partition files round-trip", "[partition]") {
+  TempDir dir;
+  Topology t = grid(30, 30);
+  PartitionAssignment a = partition_vertices(t, 12, PartitionMethod::Auto, 5);
+  const std::string path = (dir.path / "g.part.12").string();
+  save_partition(path, a);
+  PartitionAssignment b = load_partition(path, t.vertex_count, 12);
+  CHECK(b.part_of == a.part_of);
+  CHECK(b.parts == 12);
+  CHECK(b.method == "file " + path);
+  // Overwriting keeps the file whole and leaves no temporary behind.
+  save_partition(path, a);
+  CHECK(std::distance(std::filesystem::directory_iterator(dir.path), std::filesystem::directory_iterator{}) == 1);
+  // Blanks and CRLF are tolerated.
+  const std::string crlf = dir.file("crlf.part", "0\r\n 1 \r\n2\r\n");
+  CHECK(load_partition(crlf, 3, 3).part_of == std::vector<std::uint32_t>{0, 1, 2});
+  // Nothing to write into: a clear error.
+  CHECK_THROWS_AS(save_partition((dir.path / "no-such-dir" / "x.part").string(), a), Error);
+}
+
+TEST_CASE("partition file errors name the file and line", "[partition]") {
+  TempDir dir;
+  const std::string bad = dir.file("bad.part", "0\n1\nx1\n0\n");
+  std::string e = error_of(bad, 4, 2);
+  CHECK_THAT(e, Catch::Contains(bad + ":3:") && Catch::Contains("expected a partition number"));
+
+  const std::string negative = dir.file("neg.part", "0\n-1\n");
+  CHECK_THAT(error_of(negative, 2, 2), Catch::Contains(negative + ":2:"));
+
+  const std::string range = dir.file("range.part", "0\n1\n2\n");
+  e = error_of(range, 3, 2);
+  CHECK_THAT(e, Catch::Contains(range + ":3:") && Catch::Contains("out of range"));
+  const std::string huge = dir.file("huge.part", "0\n99999999999999999999999999\n");
+  CHECK_THAT(error_of(huge, 2, 2), Catch::Contains(huge + ":2:") && Catch::Contains("out of range"));
+
+  const std::string few = dir.file("few.part", "0\n1\n");
+  CHECK_THAT(error_of(few, 3, 2), Catch::Contains(few + ":2:") && Catch::Contains("3 vertices"));
+  const std::string empty = dir.file("empty.part", "");
+  CHECK_THAT(error_of(empty, 3, 2), Catch::Contains("has 0 lines"));
+
+  const std::string many = dir.file("many.part", "0\n1\n0\n1\n");
+  CHECK_THAT(error_of(many, 3, 2), Catch::Contains(many + ":4:") && Catch::Contains("more lines"));
+
+  const std::string blank = dir.file("blank.part", "0\n\n1\n");
+  CHECK_THAT(error_of(blank, 3, 2), Catch::Contains(blank + ":2:"));
+
+  const std::string missing = (dir.path / "missing.part").string();
+  CHECK_THAT(error_of(missing, 3, 2), Catch::Contains(missing + ":0:") && Catch::Contains("cannot open"));
+  CHECK_THAT(error_of(dir.path.string(), 3, 2), Catch::Contains(dir.path.string()));
+
+  // Damaged compressed data is an error, not a crash.
+  const std::string xz = dir.file("bad.part.xz", std::string("\xFD" "7zXZ\0garbage", 13));
+  CHECK(error_of(xz, 3, 2) != "no error");
+  const std::string gz = dir.file("bad.part.gz", std::string("\x1f\x8b\x08garbage", 10));
+  CHECK(error_of(gz, 3, 2) != "no error");
+}
