@@ -225,20 +225,22 @@ TEST_CASE("BFS-N (all edges every superstep) matches a queue BFS", "[runtime]") 
       WARN(medusa_test::missing_graph_message(input.name));
       continue;
     }
-    INFO("graph " << input.name);
     const medusa_test::EdgeList& el = *input.graph;
-    medusa::Graph<VertexN, EdgeN> graph(el.vertex_count);
-    graph.SetEdges(el.src, el.dst);
-    graph.vertex(0).level = 0;
-    medusa::Config conf;
-    conf.combinerOpType = medusa::MEDUSA_OR;
-    auto device = medusa::Init_Device_DS(graph, conf);
-    const medusa::RunStats stats = device.Run(BfsN);
-    device.Dump_Result(graph);
     const std::vector<int> expected = medusa_test::bfs_reference(el, 0);
-    check_levels(graph, expected);
-    CHECK(stats.stop_reason == "no continue vote");
-    CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
+    for (const medusa_test::PartitionCase& pc : medusa_test::partition_cases(/*multi_hop=*/true)) {
+      INFO("graph " << input.name << ", " << pc.name);
+      medusa::Graph<VertexN, EdgeN> graph(el.vertex_count);
+      graph.SetEdges(el.src, el.dst);
+      graph.vertex(0).level = 0;
+      medusa::Config conf;
+      conf.combinerOpType = medusa::MEDUSA_OR;
+      auto device = medusa::Init_Device_DS(graph, pc.apply(conf));
+      const medusa::RunStats stats = device.Run(BfsN);
+      device.Dump_Result(graph);
+      check_levels(graph, expected);
+      CHECK(stats.stop_reason == "no continue vote");
+      CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
+    }
   }
 }
 
@@ -249,22 +251,25 @@ TEST_CASE("BFS-Q (SetActive frontier, Active and Received domains) matches a que
       WARN(medusa_test::missing_graph_message(input.name));
       continue;
     }
-    INFO("graph " << input.name);
     const medusa_test::EdgeList& el = *input.graph;
     const medusa::VertexId source = el.vertex_count / 2;
-    medusa::Graph<VertexQ, EdgeQ> graph(el.vertex_count);
-    graph.SetEdges(el.src, el.dst);
-    graph.vertex(source).level = 0;
-    graph.SetActive(source);
-    auto device = medusa::Init_Device_DS(graph);
-    const medusa::RunStats stats = device.Run(BfsQ);
-    device.Dump_Result(graph);
     const std::vector<int> expected = medusa_test::bfs_reference(el, source);
-    check_levels(graph, expected);
-    CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
-    // The frontier visits every reachable vertex's out-edges exactly once.
-    std::uint64_t reachable_out_edges = 0;
-    for (std::size_t i = 0; i < el.src.size(); ++i) reachable_out_edges += expected[el.src[i]] != kUnreached;
-    CHECK(stats.edges_visited == reachable_out_edges);
+    for (const medusa_test::PartitionCase& pc : medusa_test::partition_cases(/*multi_hop=*/false)) {
+      INFO("graph " << input.name << ", " << pc.name);
+      medusa::Graph<VertexQ, EdgeQ> graph(el.vertex_count);
+      graph.SetEdges(el.src, el.dst);
+      graph.vertex(source).level = 0;
+      graph.SetActive(source);
+      auto device = medusa::Init_Device_DS(graph, pc.apply(medusa::Config{}));
+      const medusa::RunStats stats = device.Run(BfsQ);
+      device.Dump_Result(graph);
+      check_levels(graph, expected);
+      CHECK(stats.supersteps == static_cast<std::uint32_t>(max_level(expected)) + 1);
+      // The frontier visits every reachable vertex's out-edges exactly once (each edge lives in
+      // one partition).
+      std::uint64_t reachable_out_edges = 0;
+      for (std::size_t i = 0; i < el.src.size(); ++i) reachable_out_edges += expected[el.src[i]] != kUnreached;
+      CHECK(stats.edges_visited == reachable_out_edges);
+    }
   }
 }

@@ -247,17 +247,20 @@ TEST_CASE("SSSP-N (all edges, MIN combiner) matches Dijkstra", "[runtime]") {
       WARN(medusa_test::missing_graph_message(input.name));
       continue;
     }
-    INFO("graph " << input.name);
     const medusa_test::EdgeList& el = *input.graph;
     const std::vector<int> w = weights_of(el);
-    auto graph = weighted_graph<VertexN, EdgeN>(el, w, 0);
-    medusa::Config conf;
-    conf.combinerOpType = medusa::MEDUSA_MIN;
-    auto device = medusa::Init_Device_DS(graph, conf);
-    const medusa::RunStats stats = device.Run(SsspN);
-    device.Dump_Result(graph);
-    check_distances(graph, medusa_test::sssp_reference(el, w, 0));
-    CHECK(stats.stop_reason == "no continue vote");
+    const std::vector<int> expected = medusa_test::sssp_reference(el, w, 0);
+    for (const medusa_test::PartitionCase& pc : medusa_test::partition_cases(/*multi_hop=*/true)) {
+      INFO("graph " << input.name << ", " << pc.name);
+      auto graph = weighted_graph<VertexN, EdgeN>(el, w, 0);
+      medusa::Config conf;
+      conf.combinerOpType = medusa::MEDUSA_MIN;
+      auto device = medusa::Init_Device_DS(graph, pc.apply(conf));
+      const medusa::RunStats stats = device.Run(SsspN);
+      device.Dump_Result(graph);
+      check_distances(graph, expected);
+      CHECK(stats.stop_reason == "no continue vote");
+    }
   }
 }
 
@@ -268,18 +271,21 @@ TEST_CASE("SSSP-Q (frontier, Received domain) matches Dijkstra", "[runtime]") {
       WARN(medusa_test::missing_graph_message(input.name));
       continue;
     }
-    INFO("graph " << input.name);
     const medusa_test::EdgeList& el = *input.graph;
     const std::vector<int> w = weights_of(el);
     const medusa::VertexId source = el.vertex_count - 1;
-    auto graph = weighted_graph<VertexQ, EdgeQ>(el, w, source);
-    graph.SetActive(source);
-    medusa::Config conf;
-    conf.combinerOpType = medusa::MEDUSA_MIN;
-    auto device = medusa::Init_Device_DS(graph, conf);
-    const medusa::RunStats stats = device.Run(SsspQ);
-    device.Dump_Result(graph);
-    check_distances(graph, medusa_test::sssp_reference(el, w, source));
-    CHECK(stats.stop_reason == "no continue vote");
+    const std::vector<int> expected = medusa_test::sssp_reference(el, w, source);
+    for (const medusa_test::PartitionCase& pc : medusa_test::partition_cases(/*multi_hop=*/false)) {
+      INFO("graph " << input.name << ", " << pc.name);
+      auto graph = weighted_graph<VertexQ, EdgeQ>(el, w, source);
+      graph.SetActive(source);
+      medusa::Config conf;
+      conf.combinerOpType = medusa::MEDUSA_MIN;
+      auto device = medusa::Init_Device_DS(graph, pc.apply(conf));
+      const medusa::RunStats stats = device.Run(SsspQ);
+      device.Dump_Result(graph);
+      check_distances(graph, expected);
+      CHECK(stats.stop_reason == "no continue vote");
+    }
   }
 }

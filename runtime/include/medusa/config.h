@@ -13,9 +13,29 @@ enum CombinerOp { MEDUSA_SUM, MEDUSA_MIN, MEDUSA_MAX, MEDUSA_PRODUCT, MEDUSA_AND
 // Edge layout on the device (paper section 4 / appendix A).
 enum class Layout { Auto, CSR, ColumnMajor, Hybrid };
 
+// How vertices are split into partitions when gpuCount > 1 (docs/multi-gpu.md).
+enum class PartitionMethod {
+  Auto,        // METIS k-way when Medusa was built with METIS and the graph is not tiny, else Contiguous
+  Metis,       // METIS k-way, balanced by vertices and by edges
+  Contiguous,  // consecutive ID ranges with balanced edge counts (no METIS needed)
+};
+
 struct Config {
   CombinerOp combinerOpType = MEDUSA_SUM;
+  // Partitions of the graph, one per GPU (the host backend runs them as simulated partitions).
   int gpuCount = 1;
+  // CUDA: partitions placed on each GPU, so gpuCount partitions need gpuCount / partitionsPerGpu
+  // GPUs (lets k-partition runs be exercised on fewer GPUs).
+  int partitionsPerGpu = 1;
+  PartitionMethod partitionMethod = PartitionMethod::Auto;
+  // gpmetis-format file (one partition number per line): read when it exists, written otherwise,
+  // so a large graph is partitioned once. Empty: partition every run.
+  std::string partitionFile;
+  // Hops of head-vertex replicas (the paper's multi-hop replication): replicas are refreshed every
+  // `replicationHops` supersteps. 0: the cost model picks within replicationMemoryBudget.
+  std::uint32_t replicationHops = 0;
+  // Largest total (local vertices + local edges) / (V + E) the cost model may choose; >= 1.
+  double replicationMemoryBudget = 2.0;
   std::uint32_t maxIteration = 2147483647u;  // 2^31 - 1, as in the paper
   std::uint32_t messagesPerEdge = 1;         // the paper's m: slots per edge in the message buffer
   Layout layout = Layout::Auto;
@@ -28,6 +48,12 @@ struct RunStats {
   double seconds = 0.0;
   std::uint64_t edges_visited = 0;  // edges traversed by EDGE/ELIST calls, summed over supersteps
   std::string stop_reason;          // "maxIteration", "halt vote", "no continue vote"
+  // Partitioned runs (gpuCount > 1): the replica exchange.
+  std::uint32_t partitions = 1;
+  std::uint32_t replication_hops = 1;
+  std::uint32_t exchange_refreshes = 0;  // field and frontier-flag refreshes
+  std::uint64_t exchange_bytes = 0;      // bytes copied between partitions
+  double exchange_seconds = 0.0;         // time the copies took (on the GPUs' copy streams)
 };
 
 }  // namespace medusa

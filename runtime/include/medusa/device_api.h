@@ -29,6 +29,11 @@ struct KernelCtx {
   std::uint8_t* received = nullptr;            // V flags: received a message this superstep
   int* votes = nullptr;                        // see VoteSlot
   std::uint32_t superstep = 0;
+  // Partitioned runs (gpuCount > 1): IDs above are local to the partition. These give functors the
+  // global view; all null in a single-partition run.
+  const VertexId* global_id = nullptr;          // local vertex -> global ID
+  const std::uint32_t* out_degree = nullptr;    // global out-degree of each local vertex
+  const std::uint32_t* in_degree = nullptr;     // global in-degree of each local vertex
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
@@ -70,6 +75,11 @@ static __device__ StepState d_step_state;
 #endif
 inline StepState host_step_state{nullptr, 0};
 
+template <class Msg>
+MEDUSA_HD inline VertexId global_vertex(const KernelCtx<Msg>& c, VertexId local) {
+  return c.global_id != nullptr ? c.global_id[local] : local;
+}
+
 MEDUSA_HD inline const StepState& step_state() {
 #if defined(__CUDA_ARCH__)
   return d_step_state;
@@ -94,12 +104,16 @@ struct VertexHandle {
   const KernelCtx<Msg>* medusa_ctx_;
   VertexId medusa_id_;
 
-  MEDUSA_HD VertexId id() const { return medusa_id_; }
+  MEDUSA_HD VertexId id() const { return detail::global_vertex(*medusa_ctx_, medusa_id_); }
+  // Out-degree in the whole graph (in a partitioned run an ELIST sees only the partition's
+  // out-edges: loop to el.size()).
   MEDUSA_HD std::uint32_t edge_count() const {
+    if (medusa_ctx_->out_degree != nullptr) return medusa_ctx_->out_degree[medusa_id_];
     return static_cast<std::uint32_t>(medusa_ctx_->out_offsets[medusa_id_ + 1] -
                                       medusa_ctx_->out_offsets[medusa_id_]);
   }
   MEDUSA_HD std::uint32_t in_edge_count() const {
+    if (medusa_ctx_->in_degree != nullptr) return medusa_ctx_->in_degree[medusa_id_];
     return static_cast<std::uint32_t>(medusa_ctx_->in_offsets[medusa_id_ + 1] -
                                       medusa_ctx_->in_offsets[medusa_id_]);
   }
@@ -115,8 +129,8 @@ struct EdgeHandle {
   VertexId medusa_head_;
   VertexId medusa_tail_;
 
-  MEDUSA_HD VertexId head_id() const { return medusa_head_; }
-  MEDUSA_HD VertexId tail_id() const { return medusa_tail_; }
+  MEDUSA_HD VertexId head_id() const { return detail::global_vertex(*medusa_ctx_, medusa_head_); }
+  MEDUSA_HD VertexId tail_id() const { return detail::global_vertex(*medusa_ctx_, medusa_tail_); }
   // Sends msg along this edge to its tail.
   MEDUSA_HD void sendMsg(const Msg& msg) const {
     const KernelCtx<Msg>& c = *medusa_ctx_;

@@ -22,6 +22,8 @@ namespace medusa {
 enum FieldDirection : std::uint8_t {
   kUpload = 1,    // read on the device: copied by Init_Device_DS
   kDownload = 2,  // written on the device: copied back by Dump_Result
+  kEdgeRead = 4,  // read by an ELIST or EDGE functor (its vertex, or an edge's head()): a
+                  // partitioned run keeps the head-vertex replicas of this field fresh
 };
 
 struct FieldSpec {
@@ -39,6 +41,7 @@ struct ProgramUses {
   bool edge_frontier = false;    // SetActive() on edges / Domain::Active on EDGE
   bool received = false;         // Domain::Received is used: track message receivers
   bool messages = true;          // some functor sends messages
+  bool edge_reads_combined = false;  // an ELIST/EDGE functor reads combined_msg() of a head vertex
 };
 
 // Primary template: only the generated (or hand-written) specializations are complete.

@@ -77,6 +77,8 @@ MemoryPlan plan_memory(const GraphShape& g) {
   if (g.edge_frontier)
     p.items.push_back({"edge frontier (flags + queue)", mul(E, 1 + sizeof(std::uint64_t))});
   if (g.received) p.items.push_back({"received flags", V});
+  if (g.partitioned)
+    p.items.push_back({"partition maps (global IDs, global degrees)", mul(V, 3 * sizeof(std::uint32_t))});
   p.items.push_back({"step counters", 64});
   p.items.push_back({"CUB temporary storage", g.temp_bytes});
   return p;

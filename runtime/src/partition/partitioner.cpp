@@ -16,6 +16,7 @@ namespace {
 
 // Below this many vertices per part METIS' coarsening has nothing to work with.
 constexpr std::uint64_t kMinVerticesPerPart = 64;
+constexpr std::uint64_t kAutoMetisMaxEdges = std::uint64_t{64} << 20;  // 64M directed edges
 
 void contiguous(const Topology& t, std::uint32_t parts, std::vector<std::uint32_t>& part_of) {
   const VertexId V = t.vertex_count;
@@ -75,17 +76,31 @@ PartitionAssignment partition_vertices(const Topology& t, std::uint32_t parts, P
   }
   const bool tiny = t.edge_count == 0 ||
                     static_cast<std::uint64_t>(t.vertex_count) < kMinVerticesPerPart * parts;
-  const bool use_metis = !tiny && metis_available() && method != PartitionMethod::Contiguous;
+  // Auto leaves very large graphs to contiguous ranges: single-threaded METIS needs minutes and
+  // tens of GB there (kron-20: 44 s, 3.7 GB), and on scrambled power-law graphs it cuts barely
+  // fewer edges. PartitionMethod::Metis or `medusa-part` + Config::partitionFile still use it.
+  const bool too_large_for_auto = method == PartitionMethod::Auto && t.edge_count > kAutoMetisMaxEdges;
+  const bool use_metis =
+      !tiny && !too_large_for_auto && metis_available() && method != PartitionMethod::Contiguous;
+  std::string metis_failure;
   if (use_metis) {
 #if MEDUSA_HAVE_METIS
-    detail::metis_kway(t, parts, seed, a.part_of);
-    a.method = "metis k-way";
-    return a;
+    try {
+      detail::metis_kway(t, parts, seed, a.part_of);
+      a.method = "metis k-way";
+      return a;
+    } catch (const Error& e) {
+      // Asked for METIS by name: the user hears why it failed. Auto carries on without it.
+      if (method == PartitionMethod::Metis) throw;
+      metis_failure = e.what();
+    }
 #endif
   }
   (void)seed;
   contiguous(t, parts, a.part_of);
-  a.method = "contiguous";
+  a.method = too_large_for_auto ? "contiguous (Auto: too large for METIS at run time)"
+             : !metis_failure.empty() ? "contiguous (Auto: METIS failed: " + metis_failure + ")"
+                                      : "contiguous";
   return a;
 }
 

@@ -2,6 +2,8 @@
 # the runtime library, run it and require exit status 0 (the programs check their own results).
 #   -DMEDUSA_CC= -DINPUT= -DOUT_DIR= -DCXX= -DINCLUDE_DIR= -DRUNTIME_LIB= -DOPENMP_FLAGS=
 #   [-DEXTRA_INCLUDES=a;b] [-DEXTRA_SOURCES=a;b] [-DCOMPILE_ONLY=ON]
+#   RUNTIME_LIB may list several libraries separated by '|'.
+string(REPLACE "|" ";" RUNTIME_LIB "${RUNTIME_LIB}")
 get_filename_component(stem ${INPUT} NAME_WE)
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})

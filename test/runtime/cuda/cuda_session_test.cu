@@ -65,7 +65,7 @@ struct medusa::ProgramTraits<pr::Vertex, pr::Edge> {
   };
   struct EdgeArrays {};
   static constexpr std::array<FieldSpec, 1> vertex_fields{
-      {{"rank", offsetof(pr::Vertex, rank), sizeof(float), kUpload | kDownload}}};
+      {{"rank", offsetof(pr::Vertex, rank), sizeof(float), kUpload | kDownload | kEdgeRead}}};
   static constexpr std::array<FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
@@ -89,7 +89,7 @@ struct SendRank {
   MEDUSA_HD void operator()(VProxy& v, medusa::EdgeList<EProxy>& el) const {
     const int edge_count = v.edge_count();
     const float msg = v.rank / edge_count;
-    for (int i = 0; i < edge_count; i++) el[i].sendMsg(msg);
+    for (std::uint32_t i = 0; i < el.size(); i++) el[i].sendMsg(msg);
   }
 };
 struct SendRankElement {
@@ -182,7 +182,7 @@ struct medusa::ProgramTraits<bfs::Vertex, bfs::Edge> {
   };
   struct EdgeArrays {};
   static constexpr std::array<FieldSpec, 1> vertex_fields{
-      {{"level", offsetof(bfs::Vertex, level), sizeof(int), kUpload | kDownload}}};
+      {{"level", offsetof(bfs::Vertex, level), sizeof(int), kUpload | kDownload | kEdgeRead}}};
   static constexpr std::array<FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
@@ -511,7 +511,7 @@ struct medusa::ProgramTraits<argmin::Vertex, argmin::Edge> {
     float* len;
   };
   static constexpr std::array<FieldSpec, 2> vertex_fields{
-      {{"dist", offsetof(argmin::Vertex, dist), sizeof(float), kUpload | kDownload},
+      {{"dist", offsetof(argmin::Vertex, dist), sizeof(float), kUpload | kDownload | kEdgeRead},
        {"parent", offsetof(argmin::Vertex, parent), sizeof(int), kUpload | kDownload}}};
   static constexpr std::array<FieldSpec, 1> edge_fields{
       {{"len", offsetof(argmin::Edge, len), sizeof(float), kUpload}}};

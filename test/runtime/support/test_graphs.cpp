@@ -1,5 +1,7 @@
 #include "test_graphs.h"
 
+#include <cstdlib>
+
 #include "random_graph.h"
 
 #include <memory>
@@ -29,6 +31,31 @@ std::string missing_graph_message(const std::string& name) {
   const std::string dir = graph_dir();
   return name + " skipped: not found in " +
          (dir.empty() ? std::string("the shared graph folder (MEDUSA_TEST_GRAPH_DIR is absent)") : dir);
+}
+
+}  // namespace medusa_test
+
+namespace medusa_test {
+
+int test_gpus() {
+  const char* v = std::getenv("MEDUSA_TEST_GPUS");
+  const int n = v ? std::atoi(v) : 1;
+  return n >= 1 ? n : 1;
+}
+
+std::vector<PartitionCase> partition_cases(bool multi_hop) {
+  std::vector<PartitionCase> cases = {
+      {"1 partition", 1, 1, medusa::PartitionMethod::Auto},
+      {"2 partitions", 2, 1, medusa::PartitionMethod::Auto},
+      {"3 partitions", 3, 1, medusa::PartitionMethod::Auto},
+      {"4 contiguous partitions", 4, 1, medusa::PartitionMethod::Contiguous},
+  };
+  if (multi_hop) {
+    cases.push_back({"2 partitions, 2-hop replicas", 2, 2, medusa::PartitionMethod::Auto});
+    cases.push_back({"3 partitions, 3-hop replicas", 3, 3, medusa::PartitionMethod::Contiguous});
+    cases.push_back({"2 partitions, hops from the cost model", 2, 0, medusa::PartitionMethod::Auto});
+  }
+  return cases;
 }
 
 }  // namespace medusa_test

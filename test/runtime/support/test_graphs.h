@@ -3,6 +3,10 @@
 
 #include "graph_files.h"
 
+#include <medusa/config.h>
+
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -19,5 +23,35 @@ std::vector<NamedGraph> integration_graphs(bool with_road = true);
 
 // A message for a skipped input.
 std::string missing_graph_message(const std::string& name);
+
+}  // namespace medusa_test
+
+namespace medusa_test {
+
+int test_gpus();
+
+// A run configuration of the partitioned tests: the same program must give the same result on one
+// partition and on several (simulated on the host; several partitions per GPU on CUDA, so one GPU
+// runs them too).
+struct PartitionCase {
+  std::string name;
+  int parts = 1;
+  std::uint32_t hops = 1;  // 0: the cost model chooses
+  medusa::PartitionMethod method = medusa::PartitionMethod::Auto;
+
+  // MEDUSA_TEST_GPUS (default 1): GPUs to spread the partitions over on the CUDA backend.
+  medusa::Config apply(medusa::Config c) const {
+    const int gpus = test_gpus();
+    c.gpuCount = parts;
+    c.partitionsPerGpu = (parts + gpus - 1) / gpus;
+    c.replicationHops = hops;
+    c.partitionMethod = method;
+    return c;
+  }
+};
+
+// 1 partition, 2 and 3 (METIS when available), 4 contiguous; with multi_hop also 2 and 3 hops and
+// the cost model's choice.
+std::vector<PartitionCase> partition_cases(bool multi_hop);
 
 }  // namespace medusa_test

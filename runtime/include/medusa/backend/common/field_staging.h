@@ -16,9 +16,9 @@ namespace detail {
 
 // Copies `count` elements of N bytes; record i of the source / destination is found through the
 // strides and, when given, the permutation `order` (applied on the record side).
-template <std::size_t N>
+template <std::size_t N, class Index>
 inline void copy_elements(const std::byte* src, std::size_t src_stride, std::byte* dst,
-                          std::size_t dst_stride, std::size_t count, const EdgeIndex* order,
+                          std::size_t dst_stride, std::size_t count, const Index* order,
                           bool order_on_src) {
   const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(static) if (n > 65536)
@@ -30,9 +30,10 @@ inline void copy_elements(const std::byte* src, std::size_t src_stride, std::byt
   }
 }
 
+template <class Index>
 inline void copy_elements_any(const std::byte* src, std::size_t src_stride, std::byte* dst,
                               std::size_t dst_stride, std::size_t size, std::size_t count,
-                              const EdgeIndex* order, bool order_on_src) {
+                              const Index* order, bool order_on_src) {
   // Fixed sizes let memcpy become a single load/store.
   switch (size) {
     case 1: return copy_elements<1>(src, src_stride, dst, dst_stride, count, order, order_on_src);
@@ -62,8 +63,9 @@ inline bool needs_upload(const FieldSpec& spec) { return (spec.direction & (kUpl
 // Gathers field `spec` of `count` records (each `record_size` bytes, e.g. sizeof(Vertex)) into the
 // contiguous array `soa` (count * spec.size bytes). With `order`, soa[i] comes from record
 // order[i]: pass Topology::input_edge.data() for edges so the array is in CSR order.
+template <class Index = EdgeIndex>
 inline void gather_field(const void* records, std::size_t record_size, std::size_t count,
-                         const FieldSpec& spec, void* soa, const EdgeIndex* order = nullptr) {
+                         const FieldSpec& spec, void* soa, const Index* order = nullptr) {
   if (count == 0) return;
   detail::copy_elements_any(static_cast<const std::byte*>(records) + spec.offset, record_size,
                             static_cast<std::byte*>(soa), spec.size, spec.size, count, order,
@@ -71,9 +73,10 @@ inline void gather_field(const void* records, std::size_t record_size, std::size
 }
 
 // The inverse of gather_field: record order[i] (or i) gets soa[i].
+template <class Index = EdgeIndex>
 inline void scatter_field(const void* soa, const FieldSpec& spec, void* records,
                           std::size_t record_size, std::size_t count,
-                          const EdgeIndex* order = nullptr) {
+                          const Index* order = nullptr) {
   if (count == 0) return;
   detail::copy_elements_any(static_cast<const std::byte*>(soa), spec.size,
                             static_cast<std::byte*>(records) + spec.offset, record_size, spec.size,
@@ -81,14 +84,14 @@ inline void scatter_field(const void* soa, const FieldSpec& spec, void* records,
 }
 
 // Typed conveniences for vectors of user structs.
-template <class Record>
+template <class Record, class Index = EdgeIndex>
 void gather_field(const Record* records, std::size_t count, const FieldSpec& spec, void* soa,
-                  const EdgeIndex* order = nullptr) {
+                  const Index* order = nullptr) {
   gather_field(static_cast<const void*>(records), sizeof(Record), count, spec, soa, order);
 }
-template <class Record>
+template <class Record, class Index = EdgeIndex>
 void scatter_field(const void* soa, const FieldSpec& spec, Record* records, std::size_t count,
-                   const EdgeIndex* order = nullptr) {
+                   const Index* order = nullptr) {
   scatter_field(soa, spec, static_cast<void*>(records), sizeof(Record), count, order);
 }
 

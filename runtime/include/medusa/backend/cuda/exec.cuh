@@ -1,6 +1,7 @@
-// The executors: exec::run<KIND>(session, domain, element) launches one kernel for one EMV call.
-// Generated code calls these from EmvLaunch<F>::run; the element functor (emitted by medusa-cc)
-// builds the proxies for one id and calls the user's functor.
+// The executors: one EMV<K>::Run on one partition engine launches one kernel. Generated code calls
+// exec::run / exec::run_elist_edges (cuda/session.cuh), the session picks each partition's range
+// and calls these; the element functor (emitted by medusa-cc) builds the proxies for one id and
+// calls the user's functor.
 //
 //   kind            Domain::All              Domain::Active                 Domain::Received
 //   VERTEX, MLIST   thread per vertex        thread per queued vertex       flag scan over V
@@ -10,72 +11,75 @@
 //
 // ELIST runs the user's whole edge loop in one thread, so a high-degree vertex is one long thread.
 // When medusa-cc proves the loop's iterations independent it emits an edge-parallel element
-// instead, run by exec::run_elist_edges:
+// instead, run by launch_elist_edges:
 //   ELIST (edges)   thread per edge          lanes (1..32) per queued vertex (not allowed)
 #pragma once
 
-#include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/types.h>
 
 #include <cstdint>
 
-namespace medusa {
+namespace medusa::gpu {
 
 template <class Program>
-class Session;
+class PartitionEngine;
 
-namespace gpu::detail {
+namespace detail {
 
 template <kernels::Source S, class Index, class Program, class Element>
-void launch(Session<Program>& s, const LaunchState& l, const Element& f, const Index* ids,
-            const std::uint8_t* flags, std::uint64_t n) {
+void launch(PartitionEngine<Program>& s, const LaunchState& l, const Element& f, const Index* ids,
+            const std::uint8_t* flags, std::uint64_t n, Index first, Index lo, Index hi) {
   if (n == 0) return;  // an empty frontier costs no launch
   using Msg = typename Program::Message;
   using VA = typename Program::VertexArrays;
   using EA = typename Program::EdgeArrays;
   kernels::apply_kernel<S, Index, Msg, VA, EA, Element>
       <<<grid_for(n, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-          s.ctx(), s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n);
+          s.ctx(), s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, first, lo, hi);
   MEDUSA_CUDA_CHECK_LAUNCH("an EMV functor kernel");
 }
 
 template <ApiKind K, class Program, class Element>
-void run_vertices(Session<Program>& s, Domain d, const Element& f) {
+void run_vertices(PartitionEngine<Program>& s, Domain d, const Element& f, const common::LaunchRange& r) {
   const LaunchState l = s.launch_state();
-  const std::uint64_t V = s.ctx().vertex_count;
+  // Vertex-side kinds visit [0, vertex_end); ELIST visits heads [head_begin, head_end).
+  const VertexId lo = K == ELIST ? r.head_begin : 0;
+  const VertexId hi = K == ELIST ? r.head_end : r.vertex_end;
   switch (d) {
     case Domain::All:
-      if (K == ELIST) s.add_edges_visited(s.ctx().edge_count);
-      launch<kernels::Source::All, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr),
-                                             nullptr, V);
+      if (K == ELIST) s.add_edges_visited(s.out_edge_range(lo, hi));
+      launch<kernels::Source::All, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr), nullptr,
+                                             hi - lo, lo, lo, hi);
       return;
     case Domain::Active:
-      if (K == ELIST) s.add_edges_visited(l.active_vertex_edges);
+      if (K == ELIST && lo == 0) s.add_edges_visited(l.active_vertex_edges);
       launch<kernels::Source::Queue, VertexId>(s, l, f, l.active_vertices, nullptr,
-                                               l.active_vertex_count);
+                                               l.active_vertex_count, VertexId{0}, lo, hi);
       return;
-    case Domain::Received:  // (check_domain rejects it for ELIST; no kernel is instantiated)
+    case Domain::Received:  // (the session rejects it for ELIST; no kernel is instantiated)
       if constexpr (K != ELIST)
         launch<kernels::Source::Flagged, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr),
-                                                   l.received, V);
+                                                   l.received, hi, VertexId{0}, lo, hi);
       return;
   }
 }
 
 template <class Program, class Element>
-void run_edges(Session<Program>& s, Domain d, const Element& f) {
+void run_edges(PartitionEngine<Program>& s, Domain d, const Element& f, const common::LaunchRange& r) {
   const LaunchState l = s.launch_state();
-  const std::uint64_t E = s.ctx().edge_count;
+  // Edges are in CSR order: the out-edges of heads [head_begin, head_end) are one range.
+  const EdgeIndex lo = s.first_out_edge(r.head_begin), hi = s.first_out_edge(r.head_end);
   if (d == Domain::All) {
-    s.add_edges_visited(E);
-    launch<kernels::Source::All, EdgeIndex>(s, l, f, static_cast<const EdgeIndex*>(nullptr),
-                                            nullptr, E);
+    s.add_edges_visited(hi - lo);
+    launch<kernels::Source::All, EdgeIndex>(s, l, f, static_cast<const EdgeIndex*>(nullptr), nullptr,
+                                            hi - lo, lo, lo, hi);
   } else {
-    s.add_edges_visited(l.active_edge_count);
-    launch<kernels::Source::Queue, EdgeIndex>(s, l, f, l.active_edges, nullptr,
-                                              l.active_edge_count);
+    if (lo == 0) s.add_edges_visited(l.active_edge_count);
+    launch<kernels::Source::Queue, EdgeIndex>(s, l, f, l.active_edges, nullptr, l.active_edge_count,
+                                              EdgeIndex{0}, lo, hi);
   }
 }
 
@@ -88,55 +92,55 @@ inline unsigned lanes_per_vertex(std::uint64_t vertices, std::uint64_t edges) {
   return group;
 }
 
-}  // namespace gpu::detail
+}  // namespace detail
 
-namespace exec {
-
-// One EMV<K>::Run(f, domain) on the session's GPU. Asynchronous: ordered on the session's stream.
+// One EMV<K>::Run(f, domain) over `range` of one partition. Asynchronous: ordered on the
+// partition's stream.
 template <ApiKind K, class Program, class Element>
-void run(Session<Program>& s, Domain domain, const Element& element) {
-  common::check_domain(K, domain, Program::uses);
+void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
+                      const common::LaunchRange& range) {
   if constexpr (K == MLIST || K == MESSAGE) s.ensure_message_buffer();
   if constexpr (K == VERTEX || K == ELIST || K == MLIST) {
-    gpu::detail::run_vertices<K>(s, domain, element);
+    detail::run_vertices<K>(s, domain, element, range);
   } else if constexpr (K == EDGE) {
-    gpu::detail::run_edges(s, domain, element);
+    detail::run_edges(s, domain, element, range);
   } else {
     static_assert(K == MESSAGE, "unknown ApiKind");
     const auto c = s.ctx();
-    gpu::detail::launch<gpu::kernels::Source::All, EdgeIndex>(
-        s, s.launch_state(), element, static_cast<const EdgeIndex*>(nullptr), nullptr,
-        c.edge_count * c.m);
+    detail::launch<kernels::Source::All, EdgeIndex>(s, s.launch_state(), element,
+                                                    static_cast<const EdgeIndex*>(nullptr), nullptr,
+                                                    c.edge_count * c.m, EdgeIndex{0}, EdgeIndex{0},
+                                                    EdgeIndex{0});
   }
 }
 
-// One edge-parallel EMV<ELIST>::Run: `element(c, va, ea, vertex, i)` runs the functor's
-// prologue and loop iteration i; every (vertex, i < out-degree) pair of the domain runs once.
+// One edge-parallel EMV<ELIST>::Run over `range`: `element(c, va, ea, vertex, i)` runs the
+// functor's prologue and loop iteration i; every (vertex, i < out-degree) pair of the domain runs
+// once.
 template <class Program, class Element>
-void run_elist_edges(Session<Program>& s, Domain domain, const Element& element) {
-  common::check_domain(ELIST, domain, Program::uses);
-  const gpu::LaunchState l = s.launch_state();
+void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
+                                  const common::LaunchRange& range) {
+  const LaunchState l = s.launch_state();
   using Msg = typename Program::Message;
   using VA = typename Program::VertexArrays;
   using EA = typename Program::EdgeArrays;
   if (domain == Domain::All) {
-    const std::uint64_t E = s.ctx().edge_count;
-    s.add_edges_visited(E);
-    if (E == 0) return;
-    gpu::kernels::elist_all_edges_kernel<Msg, VA, EA, Element>
-        <<<gpu::grid_for(E, l.max_blocks), gpu::kernels::kBlock, 0, l.stream>>>(
-            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, E);
-  } else {  // Domain::Active (check_domain rejected Received)
-    s.add_edges_visited(l.active_vertex_edges);
+    const EdgeIndex lo = s.first_out_edge(range.head_begin), hi = s.first_out_edge(range.head_end);
+    s.add_edges_visited(hi - lo);
+    if (hi == lo) return;
+    kernels::elist_all_edges_kernel<Msg, VA, EA, Element>
+        <<<grid_for(hi - lo, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
+            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, lo, hi);
+  } else {  // Domain::Active (the session rejected Received)
+    if (range.head_begin == 0) s.add_edges_visited(l.active_vertex_edges);
     if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
-    const unsigned group = gpu::detail::lanes_per_vertex(l.active_vertex_count, l.active_vertex_edges);
-    gpu::kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
-        <<<gpu::grid_for(l.active_vertex_count * group, l.max_blocks), gpu::kernels::kBlock, 0,
-           l.stream>>>(s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices,
-                       l.active_vertex_count, group);
+    const unsigned group = detail::lanes_per_vertex(l.active_vertex_count, l.active_vertex_edges);
+    kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
+        <<<grid_for(l.active_vertex_count * group, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
+            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices,
+            l.active_vertex_count, group, range.head_begin, range.head_end);
   }
   MEDUSA_CUDA_CHECK_LAUNCH("an edge-parallel ELIST kernel");
 }
 
-}  // namespace exec
-}  // namespace medusa
+}  // namespace medusa::gpu

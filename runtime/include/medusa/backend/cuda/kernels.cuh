@@ -20,22 +20,26 @@ enum class Source { All, Queue, Flagged };
 
 // Runs the generated element functor f(c, va, ea, id) for every id of the source. The context,
 // the SoA pointer structs and the functor are __grid_constant__: the proxies the functor builds
-// keep their addresses (VertexHandle::medusa_ctx_), so no per-thread copies are made.
+// keep their addresses (VertexHandle::medusa_ctx_), so no per-thread copies are made. Ids come
+// from first .. first+n-1 (All, Flagged) or the queue; queued ids outside [lo, hi) are skipped
+// (a partition's launch may cover only part of its local vertices).
 template <Source S, class Index, class Msg, class VA, class EA, class Element>
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                  const __grid_constant__ EA ea, const __grid_constant__ Element f,
                  const Index* __restrict__ ids, const std::uint8_t* __restrict__ flags,
-                 std::uint64_t n) {
+                 std::uint64_t n, Index first, Index lo, Index hi) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     if constexpr (S == Source::All) {
-      f(c, va, ea, static_cast<Index>(i));
+      f(c, va, ea, static_cast<Index>(first + i));
     } else if constexpr (S == Source::Queue) {
-      f(c, va, ea, ids[i]);
+      const Index id = ids[i];
+      if (id >= lo && id < hi) f(c, va, ea, id);
     } else {
-      if (flags[i] != 0) f(c, va, ea, static_cast<Index>(i));
+      const Index id = static_cast<Index>(first + i);
+      if (flags[id] != 0) f(c, va, ea, id);
     }
   }
 }
@@ -47,10 +51,10 @@ template <class Msg, class VA, class EA, class Element>
 __global__ void __launch_bounds__(kBlock)
     elist_all_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                            const __grid_constant__ EA ea, const __grid_constant__ Element f,
-                           std::uint64_t edge_count) {
+                           std::uint64_t first_edge, std::uint64_t end_edge) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t e = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       e < edge_count; e += stride) {
+  for (std::uint64_t e = first_edge + static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       e < end_edge; e += stride) {
     const VertexId v = c.edge_src[e];
     f(c, va, ea, v, static_cast<std::uint32_t>(e - c.out_offsets[v]));
   }
@@ -58,17 +62,19 @@ __global__ void __launch_bounds__(kBlock)
 
 // Edge-parallel ELIST over a compacted vertex queue (Domain::Active): `group` consecutive lanes
 // (a power of two up to a warp, chosen from the average degree) share one queued vertex and
-// stride over its out-edges.
+// stride over its out-edges. Queued vertices outside [lo, hi) are skipped.
 template <class Msg, class VA, class EA, class Element>
 __global__ void __launch_bounds__(kBlock)
     elist_queue_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                              const __grid_constant__ EA ea, const __grid_constant__ Element f,
-                             const VertexId* __restrict__ queue, std::uint64_t n, unsigned group) {
+                             const VertexId* __restrict__ queue, std::uint64_t n, unsigned group,
+                             VertexId lo, VertexId hi) {
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / group;
   const unsigned lane = static_cast<unsigned>(thread % group);
   for (std::uint64_t q = thread / group; q < n; q += groups) {
     const VertexId v = queue[q];
+    if (v < lo || v >= hi) continue;
     const auto degree = static_cast<std::uint32_t>(c.out_offsets[v + 1] - c.out_offsets[v]);
     for (std::uint32_t i = lane; i < degree; i += group) f(c, va, ea, v, i);
   }
@@ -81,6 +87,21 @@ __global__ void __launch_bounds__(kBlock) fill_kernel(T* __restrict__ dst, std::
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     dst[i] = value;
+}
+
+// dst[i] = src[index[i]]: packs the owner's values of one replica route (the replica exchange).
+template <std::size_t N>
+struct Bytes {
+  unsigned char b[N];
+};
+template <class T>
+__global__ void __launch_bounds__(kBlock)
+    gather_kernel(T* __restrict__ dst, const T* __restrict__ src, const VertexId* __restrict__ index,
+                  std::uint64_t n) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    dst[i] = src[index[i]];
 }
 
 // dst[i] = src[i] * m (the message segment offsets for m > 1).

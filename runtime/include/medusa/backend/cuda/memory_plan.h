@@ -22,6 +22,7 @@ struct GraphShape {
   bool edge_frontier = false;
   bool received = false;
   std::size_t temp_bytes = 0;  // CUB temporary storage (segmented reduce)
+  bool partitioned = false;    // one partition of a multi-GPU run: global ID and degree maps
 };
 
 struct MemoryItem {

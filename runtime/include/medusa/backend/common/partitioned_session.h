@@ -1,0 +1,395 @@
+// Session<Program> for both backends: runs the user's iteration function over one partition (the
+// whole graph) or over gpuCount partitions, each held by one Engine (a GPU, or a simulated partition
+// on the host), with head-vertex replicas kept fresh by an Exchange (docs/multi-gpu.md).
+//
+// Replica freshness (hops = h, local vertices grouped by hop, hop 0 = owned):
+//   fresh_hop_   vertices of hop <= fresh_hop_ hold current field values
+//   message_hop_ vertices of hop <= message_hop_ have received every message sent to them
+// An edge-side launch (ELIST, EDGE) visits heads of hop <= fresh_hop_, so afterwards only tails of
+// hop <= fresh_hop_ - 1 have all their messages; a vertex-side launch (VERTEX, MLIST) visits
+// hop <= min(fresh_hop_, message_hop_) and the vertices beyond fall out of date. When an edge-side
+// launch finds fresh_hop_ == 0 the Exchange refreshes every replica (fresh_hop_ = h), overlapped with
+// the launch's owned heads, which read no replica. With h = 1 that is once per superstep; with h
+// hops once per h supersteps, the paper's multi-hop replication.
+#pragma once
+
+#include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/message_value.h>
+#include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/step_state_guard.h>
+#include <medusa/backend/common/stop_decision.h>
+#include <medusa/config.h>
+#include <medusa/device_api.h>
+#include <medusa/error.h>
+#include <medusa/graph.h>
+#include <medusa/partition/assignment.h>
+#include <medusa/partition/plan.h>
+#include <medusa/program.h>
+#include <medusa/session.h>
+#include <medusa/types.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+namespace medusa::common {
+
+// What every engine reports at the end of a superstep.
+struct StepCounts {
+  std::array<int, kVoteSlots> votes{};
+  std::uint64_t active_vertices = 0;
+  std::uint64_t active_edges = 0;
+};
+
+// Figures of the replica exchange over one Run.
+struct ExchangeStats {
+  std::uint64_t refreshes = 0;      // field refreshes
+  std::uint64_t flag_refreshes = 0; // frontier-flag refreshes
+  std::uint64_t bytes = 0;          // bytes copied between partitions
+  double seconds = 0.0;             // time the copies took
+};
+
+// Whether a program may keep more than one hop of replicas: replicated edges and the outer hops
+// are not refreshed, so nothing may live on them that a refresh cannot restore.
+template <class Program>
+const char* multi_hop_obstacle() {
+  if (Program::uses.vertex_frontier) return "the program uses a vertex frontier (SetActive/Domain::Active)";
+  if (Program::uses.edge_frontier) return "the program uses an edge frontier";
+  for (const FieldSpec& f : Program::edge_fields)
+    if (f.direction & kDownload) return "a functor writes an edge field";
+  return nullptr;
+}
+
+// Vertex fields a refresh copies: read by an edge-side functor and written somewhere.
+template <class Program>
+std::vector<std::size_t> replicated_fields() {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
+    const FieldSpec& f = Program::vertex_fields[i];
+    if ((f.direction & kEdgeRead) && (f.direction & kDownload)) out.push_back(i);
+  }
+  return out;
+}
+
+template <class Program, class Engine, class Exchange>
+class PartitionedSession : public SessionBase {
+ public:
+  using Vertex = typename Program::Vertex;
+  using Edge = typename Program::Edge;
+  using Message = typename Program::Message;
+  using GraphType = Graph<Vertex, Edge>;
+
+  PartitionedSession(GraphType& graph, const Config& conf) : conf_(conf) {
+    MEDUSA_REQUIRE(conf.messagesPerEdge >= 1,
+                   "Config::messagesPerEdge (the paper's m) must be at least 1");
+    MEDUSA_REQUIRE(conf.gpuCount >= 1, "Config::gpuCount must be at least 1 (it is " +
+                                           std::to_string(conf.gpuCount) + ")");
+    const Topology& t = graph.topology();
+    vertex_count_ = t.vertex_count;
+    edge_count_ = t.edge_count;
+    check_seeds(graph.initially_active());
+    const auto parts = static_cast<std::uint32_t>(conf.gpuCount);
+    if (parts == 1) {
+      engines_.push_back(std::make_unique<Engine>(PartitionView::whole(t), graph,
+                                                  graph.initially_active(), conf_, 0));
+    } else {
+      build_plan(t, parts);
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        const PartitionLayout& l = plan_.partitions[p];
+        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph,
+                                                    local_seeds(graph.initially_active(), l), conf_, p));
+      }
+      exchange_ = std::make_unique<Exchange>(plan_, engines_, replicated_fields<Program>(),
+                                             Program::uses.vertex_frontier);
+    }
+    if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
+  }
+
+  PartitionedSession(const PartitionedSession&) = delete;
+  PartitionedSession& operator=(const PartitionedSession&) = delete;
+
+  // Medusa::Run: one call of `iteration` per superstep until a vote or maxIteration stops it.
+  RunStats Run(void (*iteration)()) {
+    MEDUSA_REQUIRE(iteration != nullptr, "Device::Run: the iteration function is null");
+    return run_guarded([iteration] { iteration(); });
+  }
+  template <class F>
+  RunStats Run(F&& iteration) {
+    return run_guarded([&iteration] { iteration(); });
+  }
+
+  // Copies the kDownload fields back into `graph` (each vertex from its owner, each edge from its
+  // tail's partition; edges back to input order).
+  void Dump_Result(GraphType& graph) {
+    MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
+                   "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
+                       " vertices and " + std::to_string(graph.edge_count()) +
+                       " edges, but the device data was built for " +
+                       std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
+    for (auto& e : engines_) e->download(graph);
+  }
+
+  template <class Op>
+  void combine(const Op& op) {
+    for (auto& e : engines_) e->combine(op);
+  }
+
+  // ---- SessionBase ----
+  void init_message_buffer(const void* value, const std::type_info& type) override {
+    const Message init = message_from_value<Message>(value, type);
+    for (auto& e : engines_) e->init_message_buffer(init);
+    message_hop_ = hops_;
+  }
+  void combine_builtin() override {
+    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
+  }
+  std::uint32_t superstep() const override { return superstep_; }
+  const Config& config() const override { return conf_; }
+
+  // ---- For the executors ----
+  template <ApiKind K, class Element>
+  void launch(Domain domain, const Element& element) {
+    check_domain(K, domain, Program::uses);
+    dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
+      e.template launch<K>(domain, element, r);
+    });
+  }
+  template <class Element>
+  void launch_elist_edges(Domain domain, const Element& element) {
+    check_domain(ELIST, domain, Program::uses);
+    dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
+      e.launch_elist_edges(domain, element, r);
+    });
+  }
+
+  // Statistics of the last Run().
+  const RunStats& last_stats() const { return stats_; }
+  const ExchangeStats& exchange_stats() const { return exchange_stats_; }
+  std::uint32_t partitions() const { return static_cast<std::uint32_t>(engines_.size()); }
+  std::uint32_t replication_hops() const { return hops_; }
+  const PartitionPlan& plan() const { return plan_; }
+  Engine& engine(std::uint32_t p) { return *engines_[p]; }
+
+  std::string report() const {
+    std::string r;
+    if (engines_.size() > 1) {
+      r += "medusa: partitioned run: " + plan_.describe() + "\n";
+      if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
+      r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
+    }
+    for (const auto& e : engines_) r += e->report();
+    return r;
+  }
+
+ private:
+  // Calls launch(engine, range) on every engine with the ranges fresh replicas allow.
+  template <ApiKind K, class Launch>
+  void dispatch(Domain, const Launch& launch) {
+    if (engines_.size() == 1) {
+      Engine& e = *engines_[0];
+      launch(e, LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
+      return;
+    }
+    if constexpr (K == ELIST || K == EDGE) {
+      if (fresh_hop_ == 0) {
+        refresh_fields();
+        // Owned heads read no replica: they run while the copies are in flight.
+        for (std::uint32_t p = 0; p < engines_.size(); ++p)
+          launch(*engines_[p], range(p, 0, 0, /*owned_heads_only=*/true));
+        for (std::uint32_t p = 0; p < engines_.size(); ++p) {
+          exchange_->wait(p);
+          const VertexId owned = plan_.partitions[p].owned_count();
+          LaunchRange r = range(p, 0, fresh_hop_, false);
+          r.head_begin = owned;
+          launch(*engines_[p], r);
+        }
+      } else {
+        for (std::uint32_t p = 0; p < engines_.size(); ++p)
+          launch(*engines_[p], range(p, 0, fresh_hop_, false));
+      }
+      message_hop_ = std::min(message_hop_, fresh_hop_ - 1);
+    } else if constexpr (K == MESSAGE) {
+      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range(p, 0, hops_, false));
+    } else {  // VERTEX, MLIST: vertices whose fields and messages are both current
+      const std::uint32_t limit = std::min(fresh_hop_, message_hop_);
+      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range(p, limit, 0, false));
+      fresh_hop_ = limit;
+    }
+  }
+
+  LaunchRange range(std::uint32_t p, std::uint32_t vertex_hop, std::uint32_t head_hop,
+                    bool owned_heads_only) const {
+    const PartitionLayout& l = plan_.partitions[p];
+    LaunchRange r;
+    r.vertex_end = l.vertices_within(vertex_hop);
+    r.head_begin = 0;
+    r.head_end = owned_heads_only ? l.owned_count() : l.vertices_within(head_hop);
+    return r;
+  }
+
+  void refresh_fields() {
+    exchange_stats_.bytes += exchange_->refresh_fields();
+    exchange_stats_.refreshes += 1;
+    fresh_hop_ = hops_;
+  }
+
+  template <class Iteration>
+  RunStats run_guarded(const Iteration& iteration) {
+    try {
+      return run_supersteps(iteration);
+    } catch (...) {
+      for (auto& e : engines_) e->abandon();
+      throw;
+    }
+  }
+
+  template <class Iteration>
+  RunStats run_supersteps(const Iteration& iteration) {
+    medusa::detail::CurrentSessionScope scope(this);
+    StepStateGuard step_guard;
+    stats_ = RunStats{};
+    exchange_stats_ = ExchangeStats{};
+    if (exchange_) exchange_->reset_timing();
+    const auto start = std::chrono::steady_clock::now();
+    if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
+    for (std::uint32_t step = 0; conf_.maxIteration != 0; ++step) {
+      superstep_ = step;
+      host_votes_.fill(0);
+      medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
+      for (auto& e : engines_) e->begin_superstep(step);
+      iteration();
+      if (exchange_ && Program::uses.vertex_frontier) {
+        exchange_stats_.bytes += exchange_->refresh_flags();
+        exchange_stats_.flag_refreshes += 1;
+        for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
+      }
+      for (auto& e : engines_) e->finish_superstep();
+      StepCounts total;
+      total.votes = host_votes_;
+      for (std::uint32_t p = 0; p < engines_.size(); ++p) {
+        const StepCounts c = engines_[p]->collect();
+        for (int i = 0; i < kVoteSlots; ++i) total.votes[i] |= c.votes[i];
+        total.active_vertices += c.active_vertices;
+        total.active_edges += c.active_edges;
+      }
+      check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
+      stats_.supersteps = step + 1;
+      if (conf_.verbose)
+        std::fprintf(stderr, "medusa: superstep %u: next frontier %llu vertices, %llu edges%s\n", step,
+                     static_cast<unsigned long long>(total.active_vertices),
+                     static_cast<unsigned long long>(total.active_edges),
+                     engines_.size() > 1 ? " (local copies, replicas included)" : "");
+      const StopDecision d = decide_stop(total.votes.data(), step, conf_, Program::uses);
+      if (d.stop) {
+        stats_.stop_reason = d.reason;
+        break;
+      }
+    }
+    for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
+    stats_.partitions = static_cast<std::uint32_t>(engines_.size());
+    stats_.replication_hops = hops_;
+    if (exchange_) {
+      exchange_stats_.seconds = exchange_->transfer_seconds();
+      stats_.exchange_refreshes = static_cast<std::uint32_t>(exchange_stats_.refreshes + exchange_stats_.flag_refreshes);
+      stats_.exchange_bytes = exchange_stats_.bytes;
+      stats_.exchange_seconds = exchange_stats_.seconds;
+    }
+    stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (conf_.verbose) {
+      std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n",
+                   stats_.supersteps, stats_.seconds, stats_.stop_reason.c_str(),
+                   static_cast<unsigned long long>(stats_.edges_visited));
+      if (exchange_)
+        std::fprintf(stderr, "medusa: replica exchange: %llu field refreshes, %llu flag refreshes, %.3f MB\n",
+                     static_cast<unsigned long long>(exchange_stats_.refreshes),
+                     static_cast<unsigned long long>(exchange_stats_.flag_refreshes),
+                     static_cast<double>(exchange_stats_.bytes) / 1e6);
+    }
+    return stats_;
+  }
+
+  void check_seeds(const std::vector<VertexId>& seeds) const {
+    for (VertexId v : seeds)
+      MEDUSA_REQUIRE(v < vertex_count_, "graph.SetActive(" + std::to_string(v) +
+                                            "): no such vertex (the graph has " +
+                                            std::to_string(vertex_count_) + " vertices)");
+  }
+
+  // Seeds for one partition: every local copy (owned or replica) of a seeded vertex.
+  static std::vector<VertexId> local_seeds(const std::vector<VertexId>& seeds, const PartitionLayout& l) {
+    std::vector<VertexId> sorted(seeds);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<VertexId> out;
+    for (VertexId i = 0; i < l.vertex_count(); ++i)
+      if (std::binary_search(sorted.begin(), sorted.end(), l.global_id[i])) out.push_back(i);
+    return out;
+  }
+
+  void build_plan(const Topology& t, std::uint32_t parts) {
+    MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
+                   "gpuCount = " + std::to_string(parts) +
+                       ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which "
+                       "partitioned runs do not replicate yet; run it with gpuCount = 1");
+    PartitionAssignment a = assign(t, parts);
+    const char* obstacle = multi_hop_obstacle<Program>();
+    if (conf_.replicationHops > 1 && obstacle != nullptr)
+      MEDUSA_THROW("Config::replicationHops = " + std::to_string(conf_.replicationHops) +
+                   ": multi-hop replication is not possible because " + obstacle +
+                   "; use replicationHops = 1 (or 0 to let Medusa choose)");
+    if (conf_.replicationHops >= 1) {
+      hops_ = conf_.replicationHops;
+    } else if (obstacle != nullptr) {
+      hops_ = 1;
+      hop_choice_ = std::string("replication hops 1 (multi-hop not possible: ") + obstacle + ")";
+    } else {
+      const HopChoice c = choose_replication_hops(t, a, kMaxAutoHops, conf_.replicationMemoryBudget,
+                                                  Exchange::refresh_cost_per_vertex(replicated_bytes()));
+      hops_ = c.hops;
+      hop_choice_ = c.describe();
+    }
+    plan_ = build_partition_plan(t, a, hops_);
+    fresh_hop_ = hops_;
+    message_hop_ = hops_;
+  }
+
+  PartitionAssignment assign(const Topology& t, std::uint32_t parts) const {
+    const std::string& file = conf_.partitionFile;
+    if (!file.empty() && std::ifstream(file).good()) {
+      PartitionAssignment a = load_partition(file, t.vertex_count, parts);
+      return a;
+    }
+    PartitionAssignment a = partition_vertices(t, parts, conf_.partitionMethod);
+    if (!file.empty()) save_partition(file, a);
+    return a;
+  }
+
+  static std::size_t replicated_bytes() {
+    std::size_t b = Program::uses.vertex_frontier ? 1 : 0;
+    for (std::size_t i : replicated_fields<Program>()) b += Program::vertex_fields[i].size;
+    return b;
+  }
+
+  static constexpr std::uint32_t kMaxAutoHops = 4;
+
+  Config conf_;
+  std::uint64_t vertex_count_ = 0, edge_count_ = 0;
+  PartitionPlan plan_;
+  std::string hop_choice_;
+  std::vector<std::unique_ptr<Engine>> engines_;
+  std::unique_ptr<Exchange> exchange_;
+  std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
+  std::uint32_t superstep_ = 0;
+  std::array<int, kVoteSlots> host_votes_{};
+  RunStats stats_;
+  ExchangeStats exchange_stats_;
+};
+
+}  // namespace medusa::common

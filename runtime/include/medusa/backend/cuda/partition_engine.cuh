@@ -1,0 +1,561 @@
+// One partition of a run on one GPU (the whole graph when gpuCount is 1): the paper's device data
+// structures (Init_Device_DS), InitMessageBuffer, Combiner, superstep boundaries and Dump_Result.
+// Session<Program> (cuda/session.cuh) drives one engine per partition with the same semantics as
+// the host backend (docs/design/codegen-contract.md); the executors are in exec.cuh.
+//
+// Per superstep the host issues: one memset of the step counters (votes and frontier counts), one
+// copy of the superstep number to detail::d_step_state, the user's launches, one compaction kernel
+// per frontier in use, and one small device-to-host copy of the counters, which is the only
+// synchronization. Nothing is allocated after the constructor (a user combiner operator needing
+// more CUB storage than the built-in one grows it once).
+#pragma once
+
+#include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/message_value.h>
+#include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/cuda/buffer.h>
+#include <medusa/backend/cuda/check.h>
+#include <medusa/backend/cuda/combine.cuh>
+#include <medusa/backend/cuda/device.h>
+#include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/backend/cuda/memory_plan.h>
+#include <medusa/config.h>
+#include <medusa/device_api.h>
+#include <medusa/error.h>
+#include <medusa/graph.h>
+#include <medusa/program.h>
+#include <medusa/session.h>
+#include <medusa/topology.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+namespace medusa {
+
+namespace gpu {
+
+// Written on the device during a superstep, read back once at its end.
+struct StepCounters {
+  int votes[kVoteSlots];
+  int unused;
+  unsigned long long next_active_vertices;
+  unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
+  unsigned long long next_active_edges;
+};
+
+// What the executors need for one launch besides ctx() and the field arrays.
+struct LaunchState {
+  cudaStream_t stream = nullptr;
+  unsigned max_blocks = 1;  // grid cap for the grid-stride kernels
+  const VertexId* active_vertices = nullptr;
+  std::uint64_t active_vertex_count = 0;
+  std::uint64_t active_vertex_edges = 0;
+  const EdgeIndex* active_edges = nullptr;
+  std::uint64_t active_edge_count = 0;
+  const std::uint8_t* received = nullptr;
+};
+
+inline unsigned grid_for(std::uint64_t n, unsigned max_blocks) {
+  const std::uint64_t blocks = (n + gpu::kernels::kBlock - 1) / gpu::kernels::kBlock;
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks, max_blocks)));
+}
+
+// Makes `ordinal` the current device for the calls in its scope: engines of one run may sit on
+// different GPUs, so every entry point that issues work selects its own.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int ordinal) { MEDUSA_CUDA_CHECK(cudaSetDevice(ordinal)); }
+};
+
+template <class Program>
+class PartitionEngine;
+// The executors (exec.cuh, included at the end).
+template <ApiKind K, class Program, class Element>
+void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
+                      const common::LaunchRange& range);
+template <class Program, class Element>
+void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
+                                  const common::LaunchRange& range);
+
+template <class Program>
+class PartitionEngine {
+ public:
+  using Vertex = typename Program::Vertex;
+  using Edge = typename Program::Edge;
+  using Message = typename Program::Message;
+  using VertexArrays = typename Program::VertexArrays;
+  using EdgeArrays = typename Program::EdgeArrays;
+
+  // Init_Device_DS for one partition: checks that everything fits in the GPU's free memory,
+  // allocates and uploads (fields gathered from the user's graph through the view's maps).
+  PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
+                  const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
+      : conf_(conf), index_(view.index), owned_count_(view.owned_count),
+        combine_count_(view.combine_count), device_(checked_device(conf, slot)) {
+    const Topology& t = *view.topology;
+    V_ = t.vertex_count;
+    E_ = t.edge_count;
+    m_ = conf.messagesPerEdge;
+    max_blocks_ = static_cast<unsigned>(std::max(1, device_.sm_count) * 32);
+
+    // The outermost replicas have no in-edges here: the combiner skips them.
+    combiner_ = gpu::choose_combiner(combine_count_, E_ * m_);
+
+    // Size everything first; throw before the first allocation if it cannot fit.
+    std::size_t temp_bytes = 0;
+    if constexpr (std::is_arithmetic_v<Message>) {
+      if (combiner_ == gpu::CombinerStrategy::CubBlock) {
+        common::visit_builtin_combiner<Message>(conf.combinerOpType, [&](auto op) {
+          temp_bytes = gpu::segmented_reduce_temp_bytes<Message>(combine_count_, op);
+        });
+      }
+    }
+    gpu::GraphShape shape;
+    shape.vertices = V_;
+    shape.edges = E_;
+    shape.messages_per_edge = m_;
+    shape.message_bytes = sizeof(Message);
+    shape.vertex_field_bytes = common::soa_bytes(Program::vertex_fields, 1);
+    shape.edge_field_bytes = common::soa_bytes(Program::edge_fields, 1);
+    shape.vertex_frontier = Program::uses.vertex_frontier;
+    shape.edge_frontier = Program::uses.edge_frontier;
+    shape.received = Program::uses.received;
+    shape.temp_bytes = temp_bytes;
+    shape.partitioned = view.global_id != nullptr;
+    plan_ = gpu::plan_memory(shape);
+    gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
+
+    cudaStream_t s = stream_.get();
+    // Topology, copied as built on the host.
+    d_out_offsets_.allocate(t.out_offsets.size());
+    d_out_offsets_.upload(t.out_offsets.data(), t.out_offsets.size(), s);
+    d_out_dst_.allocate(E_);
+    d_out_dst_.upload(t.out_dst.data(), E_, s);
+    d_edge_src_.allocate(E_);
+    d_edge_src_.upload(t.edge_src.data(), E_, s);
+    d_rid_.allocate(E_);
+    d_rid_.upload(t.rid.data(), E_, s);
+    d_in_offsets_.allocate(t.in_offsets.size());
+    d_in_offsets_.upload(t.in_offsets.data(), t.in_offsets.size(), s);
+    if (view.global_id != nullptr) {  // partitioned: the functors' global view
+      d_global_id_.allocate(V_);
+      d_global_id_.upload(view.global_id, V_, s);
+      d_out_degree_.allocate(V_);
+      d_out_degree_.upload(view.out_degree, V_, s);
+      d_in_degree_.allocate(V_);
+      d_in_degree_.upload(view.in_degree, V_, s);
+      global_id_.assign(view.global_id, view.global_id + V_);
+      out_offsets_.assign(t.out_offsets.begin(), t.out_offsets.end());
+      stream_.sync();  // the view's arrays may go away
+    }
+
+    // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
+    std::vector<std::byte> staging;
+    upload_fields(Program::vertex_fields, d_vertex_fields_, vertex_ptrs_, graph.vertices().data(),
+                  sizeof(Vertex), V_, view.global_id, staging);
+    upload_fields(Program::edge_fields, d_edge_fields_, edge_ptrs_, graph.edges().data(),
+                  sizeof(Edge), E_, view.input_edge, staging);
+    vertex_arrays_ = Program::bind_vertex(vertex_ptrs_.data());
+    edge_arrays_ = Program::bind_edge(edge_ptrs_.data());
+
+    input_edge_.assign(view.input_edge, view.input_edge + E_);
+
+    // Messages (a program that sends none gets the buffer on its first InitMessageBuffer or
+    // Combiner call instead). combined[] starts as Message{}.
+    if (Program::uses.messages) ensure_message_buffer();
+    d_combined_.allocate(V_);
+    fill(d_combined_.data(), V_, Message{});
+
+    // Frontiers and receivers.
+    if (Program::uses.vertex_frontier) {
+      d_next_active_vertex_.allocate(V_);
+      d_next_active_vertex_.zero(s);
+      d_active_vertices_.allocate(V_);
+      seed_active_vertices(seeds, t);
+    }
+    if (Program::uses.edge_frontier) {
+      d_next_active_edge_.allocate(E_);
+      d_next_active_edge_.zero(s);
+      d_active_edges_.allocate(E_);
+    }
+    if (Program::uses.received) {
+      d_received_.allocate(V_);
+      d_received_.zero(s);
+    }
+    d_counters_.allocate(1);
+    d_counters_.zero(s);
+    d_temp_.allocate(temp_bytes);
+    h_counters_ = gpu::PinnedBuffer<gpu::StepCounters>(1);
+    h_step_ = gpu::PinnedBuffer<medusa::detail::StepState>(1);
+    stream_.sync();
+  }
+
+  PartitionEngine(const PartitionEngine&) = delete;
+  PartitionEngine& operator=(const PartitionEngine&) = delete;
+
+  // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
+  void download(Graph<Vertex, Edge>& graph) {
+    gpu::DeviceScope on(device_.ordinal);
+    stream_.sync();
+    std::vector<std::byte> staging;
+    download_fields(Program::vertex_fields, d_vertex_fields_, graph.vertices().data(),
+                    sizeof(Vertex), owned_count_, global_id_.empty() ? nullptr : global_id_.data(),
+                    staging);
+    download_fields(Program::edge_fields, d_edge_fields_, graph.edges().data(), sizeof(Edge), E_,
+                    input_edge_.data(), staging);
+  }
+
+  // Combiner(op): combined[v] = InitMessageBuffer value op each of v's message slots.
+  template <class Op>
+  void combine(const Op& op) {
+    gpu::DeviceScope on(device_.ordinal);
+    ensure_message_buffer();
+    cudaStream_t s = stream_.get();
+    switch (combiner_) {
+      case gpu::CombinerStrategy::Group4:
+        gpu::group_segmented_reduce<4>(d_messages_.data(), d_combined_.data(), combine_count_,
+                                       d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
+        return;
+      case gpu::CombinerStrategy::Warp:
+        gpu::group_segmented_reduce<32>(d_messages_.data(), d_combined_.data(), combine_count_,
+                                        d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
+        return;
+      case gpu::CombinerStrategy::CubBlock:
+        break;
+    }
+    const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(combine_count_, op);
+    if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
+    const EdgeIndex* offsets = m_ > 1 ? d_message_offsets_.data() : d_in_offsets_.data();
+    gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
+                           d_combined_.data(), combine_count_, offsets, op, init_value_, s);
+  }
+
+  void init_message_buffer(const Message& value) {
+    gpu::DeviceScope on(device_.ordinal);
+    init_value_ = value;
+    ensure_message_buffer();
+    fill(d_messages_.data(), E_ * m_, init_value_);
+    d_send_counts_.zero(stream_.get());
+    d_received_.zero(stream_.get());
+  }
+
+  // ---- Launches (the session checked the domain and chose the range) --------------------------
+  template <ApiKind K, class Element>
+  void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
+    gpu::DeviceScope on(device_.ordinal);
+    gpu::run_on_partition<K>(*this, domain, element, range);
+  }
+  template <class Element>
+  void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
+    gpu::DeviceScope on(device_.ordinal);
+    gpu::run_elist_edges_on_partition(*this, domain, element, range);
+  }
+
+  // ---- Superstep boundaries (driven by the session) --------------------------------------------
+  void begin_superstep(std::uint32_t step) {
+    gpu::DeviceScope on(device_.ordinal);
+    superstep_ = step;
+    cudaStream_t s = stream_.get();
+    d_counters_.zero(s);  // votes and next-frontier counts
+    h_step_[0] = medusa::detail::StepState{votes_ptr(), superstep_};
+    // The previous superstep ended with a stream sync, so the pinned source is free to reuse.
+    MEDUSA_CUDA_CHECK(cudaMemcpyToSymbolAsync(medusa::detail::d_step_state, h_step_.data(),
+                                              sizeof(medusa::detail::StepState), 0,
+                                              cudaMemcpyHostToDevice, s));
+  }
+  // Promotes the frontiers and starts reading the counters back.
+  void finish_superstep() {
+    gpu::DeviceScope on(device_.ordinal);
+    cudaStream_t s = stream_.get();
+    promote_frontiers(s);
+    d_counters_.download(h_counters_.data(), 1, s);
+  }
+  // Waits for finish_superstep's read-back.
+  common::StepCounts collect() {
+    gpu::DeviceScope on(device_.ordinal);
+    stream_.sync();
+    const gpu::StepCounters& c = h_counters_[0];
+    common::StepCounts out;
+    for (int i = 0; i < kVoteSlots; ++i) out.votes[i] = c.votes[i];
+    active_vertex_count_ = c.next_active_vertices;
+    active_vertex_edges_ = c.next_active_vertex_edges;
+    active_edge_count_ = c.next_active_edges;
+    out.active_vertices = active_vertex_count_;
+    out.active_edges = active_edge_count_;
+    return out;
+  }
+  // A Run that throws may leave copies from pinned buffers in flight: drain the stream.
+  void abandon() {
+    cudaSetDevice(device_.ordinal);
+    cudaStreamSynchronize(stream_.get());
+  }
+
+  // ---- For the replica exchange ----------------------------------------------------------------
+  int device_ordinal() const { return device_.ordinal; }
+  cudaStream_t stream() const { return stream_.get(); }
+  std::byte* vertex_field(std::size_t i) { return d_vertex_fields_[i].data(); }
+  std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }
+  std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
+
+  // Device pointers for one launch (valid on the GPU only).
+  KernelCtx<Message> ctx() const {
+    KernelCtx<Message> c;
+    c.vertex_count = V_;
+    c.edge_count = E_;
+    c.out_offsets = d_out_offsets_.data();
+    c.out_dst = d_out_dst_.data();
+    c.edge_src = d_edge_src_.data();
+    c.rid = d_rid_.data();
+    c.in_offsets = d_in_offsets_.data();
+    c.messages = d_messages_.data();
+    c.send_counts = d_send_counts_.data();
+    c.m = m_;
+    c.combined = d_combined_.data();
+    c.next_active_vertex = d_next_active_vertex_.data();
+    c.next_active_edge = d_next_active_edge_.data();
+    c.received = d_received_.data();
+    c.votes = votes_ptr();
+    c.superstep = superstep_;
+    c.global_id = d_global_id_.data();
+    c.out_degree = d_out_degree_.data();
+    c.in_degree = d_in_degree_.data();
+    return c;
+  }
+  const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
+  const EdgeArrays& edge_arrays() const { return edge_arrays_; }
+
+  // Layout, memory use and execution strategies, for Config::verbose and users tuning a program.
+  std::string report() const {
+    std::string r = "medusa CUDA session on GPU " + std::to_string(device_.ordinal) + ", " +
+                    device_.name + " (sm_" + std::to_string(device_.compute_major) +
+                    std::to_string(device_.compute_minor) + ", " +
+                    std::to_string(device_.sm_count) + " SMs)\n";
+    if (conf_.gpuCount > 1)
+      r += "  partition " + std::to_string(index_) + " of " + std::to_string(conf_.gpuCount) +
+           ": " + std::to_string(owned_count_) + " owned vertices, " +
+           std::to_string(V_ - owned_count_) + " replicas\n";
+    r += "  graph: " + std::to_string(V_) + " vertices, " + std::to_string(E_) +
+         " edges, m = " + std::to_string(m_) + ", " + std::to_string(sizeof(Message)) +
+         "-byte messages\n";
+    r += "  layout: CSR (array of adjacency arrays) with reverse CSR and rID";
+    if (conf_.layout != Layout::Auto && conf_.layout != Layout::CSR)
+      r += " (the requested layout is not available on the CUDA backend yet)";
+    r += "\n  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
+         "independent): a thread per edge (All), 1..32 lanes per queued vertex (Active)\n";
+    r += std::string("  Combiner: ") + gpu::combiner_strategy_name(combiner_) + "\n";
+    r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
+         "flag-compaction kernel\n";
+    r += "  Domain::Received: flag scan over all vertices\n";
+    r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
+    return r;
+  }
+
+  // ---- For the executors (exec.cuh) ------------------------------------------------------------
+  gpu::LaunchState launch_state() const {
+    gpu::LaunchState l;
+    l.stream = stream_.get();
+    l.max_blocks = max_blocks_;
+    l.active_vertices = d_active_vertices_.data();
+    l.active_vertex_count = active_vertex_count_;
+    l.active_vertex_edges = active_vertex_edges_;
+    l.active_edges = d_active_edges_.data();
+    l.active_edge_count = active_edge_count_;
+    l.received = d_received_.data();
+    return l;
+  }
+  void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
+  // Local out-edges of heads [lo, hi), and the CSR position of head v's first out-edge.
+  std::uint64_t out_edge_range(VertexId lo, VertexId hi) const { return first_out_edge(hi) - first_out_edge(lo); }
+  EdgeIndex first_out_edge(VertexId v) const {
+    if (out_offsets_.empty()) return v == 0 ? 0 : E_;  // single partition: ranges are whole
+    return out_offsets_[v];
+  }
+  // The message buffer, allocated on first use for programs that declared no messages.
+  void ensure_message_buffer() {
+    if (messages_allocated_) return;
+    allocate_message_buffer();
+  }
+
+ private:
+ private:
+  // dst[0 .. n-1] = value, on the session's stream.
+  void fill(Message* dst, std::uint64_t n, const Message& value) {
+    if (n == 0) return;
+    gpu::kernels::fill_kernel<Message><<<gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock, 0,
+                                    stream_.get()>>>(dst, n, value);
+    MEDUSA_CUDA_CHECK_LAUNCH("fill_kernel");
+  }
+
+  // The E*m message slots (and for m > 1 the per-edge send counts and the scaled segment
+  // offsets). Counted in the memory plan whether or not the program sends messages.
+  void allocate_message_buffer() {
+    cudaStream_t s = stream_.get();
+    d_messages_.allocate(E_ * m_);
+    fill(d_messages_.data(), E_ * m_, init_value_);
+    if (m_ > 1) {
+      d_send_counts_.allocate(E_);
+      d_send_counts_.zero(s);
+      d_message_offsets_.allocate(V_ + 1);
+      gpu::kernels::scale_offsets_kernel<EdgeIndex>
+          <<<gpu::grid_for(V_ + 1, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+              d_message_offsets_.data(), d_in_offsets_.data(), V_ + 1, m_);
+      MEDUSA_CUDA_CHECK_LAUNCH("scale_offsets_kernel");
+    }
+    messages_allocated_ = true;
+  }
+
+  // Validates the configuration, then picks the GPU (before the stream member is created on it).
+  static gpu::DeviceInfo checked_device(const Config& conf, std::uint32_t slot) {
+    MEDUSA_REQUIRE(conf.partitionsPerGpu >= 1, "Config::partitionsPerGpu must be at least 1");
+    const int gpus_needed = (conf.gpuCount + conf.partitionsPerGpu - 1) / conf.partitionsPerGpu;
+    int visible = 0;
+    if (cudaGetDeviceCount(&visible) == cudaSuccess && gpus_needed > visible && visible > 0)
+      MEDUSA_THROW("gpuCount = " + std::to_string(conf.gpuCount) + " with partitionsPerGpu = " +
+                   std::to_string(conf.partitionsPerGpu) + " needs " + std::to_string(gpus_needed) +
+                   " GPUs but " + std::to_string(visible) +
+                   " are visible (check CUDA_VISIBLE_DEVICES, or raise partitionsPerGpu)");
+    return gpu::select_device(static_cast<int>(slot) / conf.partitionsPerGpu);
+  }
+
+  template <class Specs, class Index>
+  void upload_fields(const Specs& specs, std::vector<gpu::DeviceBuffer<std::byte>>& bufs,
+                            std::array<void*, std::tuple_size<Specs>::value>& ptrs,
+                            const void* records, std::size_t record_size, std::uint64_t count,
+                            const Index* order, std::vector<std::byte>& staging) {
+    bufs.resize(specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const FieldSpec& f = specs[i];
+      bufs[i].allocate(f.size * count);
+      ptrs[i] = bufs[i].data();
+      if (count == 0) continue;
+      if (common::needs_upload(f)) {
+        staging.resize(f.size * count);
+        common::gather_field(records, record_size, count, f, staging.data(), order);
+        // Pageable source: returns once the bytes are staged, so `staging` may be reused.
+        bufs[i].upload(staging.data(), staging.size(), stream_.get());
+      } else {
+        bufs[i].zero(stream_.get());  // neither read nor written: allocated for the proxies only
+      }
+    }
+  }
+
+  template <class Specs, class Index>
+  void download_fields(const Specs& specs, const std::vector<gpu::DeviceBuffer<std::byte>>& bufs,
+                       void* records, std::size_t record_size, std::uint64_t count,
+                       const Index* order, std::vector<std::byte>& staging) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const FieldSpec& f = specs[i];
+      if (!(f.direction & kDownload) || count == 0) continue;
+      staging.resize(f.size * count);
+      bufs[i].download(staging.data(), staging.size(), stream_.get());
+      stream_.sync();
+      common::scatter_field(staging.data(), f, records, record_size, count, order);
+    }
+  }
+
+  // The host's graph.SetActive(v) seeds become the first superstep's Domain::Active.
+  void seed_active_vertices(std::vector<VertexId> seeds, const Topology& t) {
+    std::sort(seeds.begin(), seeds.end());  // (the session checked the global IDs)
+    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    if (!seeds.empty())
+      MEDUSA_REQUIRE(seeds.back() < V_, "graph.SetActive(" + std::to_string(seeds.back()) +
+                                            "): no such vertex (the graph has " +
+                                            std::to_string(V_) + " vertices)");
+    active_vertex_count_ = seeds.size();
+    active_vertex_edges_ = 0;
+    for (VertexId v : seeds) active_vertex_edges_ += t.out_degree(v);
+    d_active_vertices_.upload(seeds.data(), seeds.size(), stream_.get());
+    stream_.sync();  // `seeds` is about to go away
+  }
+
+  // The vote slots are the first member of the device StepCounters.
+  int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
+
+  // SetActive flags of this superstep -> the queues the next superstep's Domain::Active reads.
+  void promote_frontiers(cudaStream_t s) {
+    gpu::StepCounters* c = d_counters_.data();
+    if (Program::uses.vertex_frontier && V_ != 0) {
+      gpu::kernels::compact_flags_kernel<VertexId><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+          d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
+          d_out_offsets_.data(), &c->next_active_vertex_edges);
+      MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
+    }
+    if (Program::uses.edge_frontier && E_ != 0) {
+      gpu::kernels::compact_flags_kernel<EdgeIndex><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+          d_next_active_edge_.data(), E_, d_active_edges_.data(), &c->next_active_edges, nullptr,
+          nullptr);
+      MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
+    }
+  }
+
+  static constexpr std::size_t kVertexFields = std::tuple_size<decltype(Program::vertex_fields)>::value;
+  static constexpr std::size_t kEdgeFields = std::tuple_size<decltype(Program::edge_fields)>::value;
+
+  Config conf_;
+  std::uint32_t index_ = 0;
+  VertexId owned_count_ = 0;
+  VertexId combine_count_ = 0;
+  gpu::DeviceInfo device_;
+  gpu::MemoryPlan plan_;
+  gpu::Stream stream_;
+  std::uint64_t V_ = 0, E_ = 0;
+  std::uint32_t m_ = 1;
+  unsigned max_blocks_ = 1;
+  gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Warp;
+  std::uint32_t superstep_ = 0;
+  Message init_value_{};
+  bool messages_allocated_ = false;
+  std::uint64_t edges_visited_ = 0;
+  std::vector<EdgeIndex> input_edge_;  // CSR position -> input order, for Dump_Result
+  std::vector<VertexId> global_id_;    // partitioned: local -> global, for Dump_Result
+  std::vector<EdgeIndex> out_offsets_; // partitioned: host copy, for launch ranges
+  gpu::DeviceBuffer<VertexId> d_global_id_;
+  gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;
+
+  gpu::DeviceBuffer<EdgeIndex> d_out_offsets_;
+  gpu::DeviceBuffer<VertexId> d_out_dst_;
+  gpu::DeviceBuffer<VertexId> d_edge_src_;
+  gpu::DeviceBuffer<EdgeIndex> d_rid_;
+  gpu::DeviceBuffer<EdgeIndex> d_in_offsets_;
+  std::vector<gpu::DeviceBuffer<std::byte>> d_vertex_fields_, d_edge_fields_;
+  std::array<void*, kVertexFields> vertex_ptrs_{};
+  std::array<void*, kEdgeFields> edge_ptrs_{};
+  VertexArrays vertex_arrays_{};
+  EdgeArrays edge_arrays_{};
+
+  gpu::DeviceBuffer<Message> d_messages_;
+  gpu::DeviceBuffer<std::uint32_t> d_send_counts_;
+  gpu::DeviceBuffer<EdgeIndex> d_message_offsets_;  // in_offsets * m, only for m > 1
+  gpu::DeviceBuffer<Message> d_combined_;
+
+  gpu::DeviceBuffer<std::uint8_t> d_next_active_vertex_;
+  gpu::DeviceBuffer<VertexId> d_active_vertices_;
+  std::uint64_t active_vertex_count_ = 0, active_vertex_edges_ = 0;
+  gpu::DeviceBuffer<std::uint8_t> d_next_active_edge_;
+  gpu::DeviceBuffer<EdgeIndex> d_active_edges_;
+  std::uint64_t active_edge_count_ = 0;
+  gpu::DeviceBuffer<std::uint8_t> d_received_;
+
+  gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
+  gpu::DeviceBuffer<std::byte> d_temp_;
+  gpu::PinnedBuffer<gpu::StepCounters> h_counters_;
+  gpu::PinnedBuffer<medusa::detail::StepState> h_step_;
+};
+
+}  // namespace gpu
+}  // namespace medusa
+
+#include <medusa/backend/cuda/exec.cuh>

@@ -1,0 +1,285 @@
+// Replica refresh between the GPUs of one run (docs/multi-gpu.md). For each route (owner partition
+// -> replica range of another partition) the owner packs the replicated fields of those vertices
+// with one gather kernel per field on its compute stream, then its copy stream moves the packed
+// bytes straight into the replica range with cudaMemcpyPeerAsync (NVLink or PCIe; a plain device
+// copy when both partitions share a GPU). The copy stream runs beside the compute stream, so the
+// partition's owned heads are processed while the bytes are in flight; wait(p) makes partition p's
+// later work see them.
+//
+// One process drives every GPU here. Across processes the same routes become ncclSend/ncclRecv
+// pairs on the copy stream (docs/multi-gpu.md, "MPI + NCCL").
+#pragma once
+
+#include <medusa/backend/cuda/buffer.h>
+#include <medusa/backend/cuda/check.h>
+#include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/partition/plan.h>
+#include <medusa/program.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace medusa::gpu {
+
+template <class Program>
+class PartitionEngine;
+
+// An event created on the current device.
+class Event {
+ public:
+  explicit Event(bool timing = false) {
+    MEDUSA_CUDA_CHECK(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~Event() {
+    if (e_) cudaEventDestroy(e_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+template <class Program>
+class ReplicaExchange {
+ public:
+  using Engine = PartitionEngine<Program>;
+
+  ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
+                  std::vector<std::size_t> fields, bool flags)
+      : plan_(plan), engines_(engines), fields_(std::move(fields)), flags_(flags) {
+    for (std::size_t f : fields_) field_bytes_ += Program::vertex_fields[f].size;
+    const std::size_t pack_bytes = field_bytes_ + (flags_ ? 1 : 0);
+    sides_.resize(engines_.size());
+    for (std::size_t p = 0; p < engines_.size(); ++p) {
+      Side& s = sides_[p];
+      DeviceScope on(engines_[p]->device_ordinal());
+      s.copy_stream = std::make_unique<Stream>();
+      s.ready = std::make_unique<Event>();
+      s.packed = std::make_unique<Event>(/*timing=*/true);
+      s.sent = std::make_unique<Event>(/*timing=*/true);
+    }
+    // Peer access where the hardware allows it; cudaMemcpyPeerAsync stages through the host
+    // otherwise, which is correct but slow (reported).
+    for (std::size_t p = 0; p < engines_.size(); ++p) {
+      for (std::size_t q = 0; q < engines_.size(); ++q) {
+        const int a = engines_[p]->device_ordinal(), b = engines_[q]->device_ordinal();
+        if (a == b) continue;
+        int can = 0;
+        MEDUSA_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+        if (!can) {
+          peer_ok_ = false;
+          continue;
+        }
+        DeviceScope on(a);
+        const cudaError_t err = cudaDeviceEnablePeerAccess(b, 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled) {
+          cudaGetLastError();  // clear the sticky-free "already enabled" status
+        } else {
+          MEDUSA_CUDA_CHECK(err);
+        }
+      }
+    }
+    for (const PartitionLayout& l : plan_.partitions) {
+      for (const ReplicaRoute& r : l.replicas) {
+        Route route;
+        route.owner = r.owner;
+        route.target = l.index;
+        route.begin = r.begin;
+        route.count = r.owner_local.size();
+        DeviceScope on(engines_[r.owner]->device_ordinal());
+        route.d_index.allocate(route.count);
+        route.d_index.upload(r.owner_local.data(), route.count, engines_[r.owner]->stream());
+        route.d_pack.allocate(route.count * pack_bytes);
+        MEDUSA_CUDA_CHECK(cudaStreamSynchronize(engines_[r.owner]->stream()));
+        routes_.push_back(std::move(route));
+      }
+    }
+  }
+
+  ~ReplicaExchange() {
+    for (std::size_t p = 0; p < engines_.size(); ++p) cudaSetDevice(engines_[p]->device_ordinal());
+  }
+
+  // Starts copying every replicated field from the owners; returns the bytes moved.
+  std::uint64_t refresh_fields() {
+    return start([&](Engine& e, std::size_t k) { return e.vertex_field(fields_[k]); }, fields_.size(),
+                 [&](std::size_t k) { return Program::vertex_fields[fields_[k]].size; });
+  }
+  // Starts copying the owners' SetActive flags of this superstep to their replicas.
+  std::uint64_t refresh_flags() {
+    if (!flags_) return 0;
+    return start([](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); },
+                 1, [](std::size_t) { return std::size_t{1}; });
+  }
+  // Partition p's later work (on its compute stream) waits for the copies into its replicas.
+  void wait(std::uint32_t p) {
+    DeviceScope on(engines_[p]->device_ordinal());
+    for (std::uint32_t q : senders_[p])
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[q].sent->get(), 0));
+  }
+
+  void reset_timing() {
+    collect_timing();
+    seconds_ = 0.0;
+  }
+  // Time the copies took: per refresh the slowest GPU's copy stream, from packed to sent.
+  double transfer_seconds() {
+    collect_timing();
+    return seconds_;
+  }
+
+  // Cost model (edge-visit units): NVLink moves a replica's bytes in a small fraction of the time
+  // an edge visit takes; the gather adds one random read.
+  static double refresh_cost_per_vertex(std::size_t bytes) { return 0.05 + 0.025 * static_cast<double>(bytes); }
+
+  std::string describe() const {
+    std::string names;
+    for (std::size_t f : fields_)
+      names += std::string(names.empty() ? "" : ", ") + Program::vertex_fields[f].name;
+    if (flags_) names += std::string(names.empty() ? "" : ", ") + "frontier flags";
+    return std::to_string(plan_.replica_count()) + " replicas x " +
+           std::to_string(field_bytes_ + (flags_ ? 1 : 0)) + " bytes (" +
+           (names.empty() ? std::string("nothing: no edge-side functor reads a written field") : names) +
+           "), " + (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
+           " on a copy stream per GPU";
+  }
+
+ private:
+  struct Side {
+    std::unique_ptr<Stream> copy_stream;
+    std::unique_ptr<Event> ready, packed, sent;
+  };
+  struct Route {
+    std::uint32_t owner = 0, target = 0;
+    VertexId begin = 0;
+    std::size_t count = 0;
+    DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU
+    DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU
+  };
+
+  // Adds the previous refresh's copy time (its events are recorded; waits if still in flight).
+  void collect_timing() {
+    if (!timing_pending_) return;
+    float slowest = 0.0f;
+    for (std::size_t q = 0; q < engines_.size(); ++q) {
+      DeviceScope on(engines_[q]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaEventSynchronize(sides_[q].sent->get()));
+      float ms = 0.0f;
+      MEDUSA_CUDA_CHECK(cudaEventElapsedTime(&ms, sides_[q].packed->get(), sides_[q].sent->get()));
+      slowest = std::max(slowest, ms);
+    }
+    seconds_ += slowest / 1e3;
+    timing_pending_ = false;
+  }
+
+  template <class ArrayOf, class SizeOf>
+  std::uint64_t start(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+    const std::size_t n = engines_.size();
+    senders_.assign(n, {});
+    if (arrays == 0 || routes_.empty()) return 0;
+    collect_timing();
+    // Copies land in replica ranges that earlier work of the target may still read, and the
+    // packs below reuse buffers the previous refresh's copies may still read.
+    for (std::size_t p = 0; p < n; ++p) {
+      DeviceScope on(engines_[p]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[p].ready->get(), engines_[p]->stream()));
+      if (sent_once_) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
+    }
+    // Pack on each owner's compute stream (ordered after the work that wrote the fields).
+    for (Route& r : routes_) {
+      Engine& owner = *engines_[r.owner];
+      DeviceScope on(owner.device_ordinal());
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
+               owner.stream());
+        offset += size;
+      }
+    }
+    std::uint64_t bytes = 0;
+    std::vector<bool> sends(n, false);
+    for (std::size_t q = 0; q < n; ++q) {
+      DeviceScope on(engines_[q]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].packed->get(), engines_[q]->stream()));
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(sides_[q].copy_stream->get(), sides_[q].packed->get(), 0));
+    }
+    timing_pending_ = true;
+    for (Route& r : routes_) {
+      Engine& owner = *engines_[r.owner];
+      Engine& target = *engines_[r.target];
+      DeviceScope on(owner.device_ordinal());
+      cudaStream_t cs = sides_[r.owner].copy_stream->get();
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[r.target].ready->get(), 0));
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        std::byte* dst = array_of(target, k) + static_cast<std::size_t>(r.begin) * size;
+        const std::byte* src = r.d_pack.data() + offset * r.count;
+        MEDUSA_CUDA_CHECK(cudaMemcpyPeerAsync(dst, target.device_ordinal(), src, owner.device_ordinal(),
+                                              r.count * size, cs));
+        offset += size;
+        bytes += r.count * size;
+      }
+      sends[r.owner] = true;
+      senders_[r.target].push_back(r.owner);
+    }
+    for (std::size_t q = 0; q < n; ++q) {
+      DeviceScope on(engines_[q]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
+    }
+    sent_once_ = true;
+    for (auto& s : senders_) {
+      std::sort(s.begin(), s.end());
+      s.erase(std::unique(s.begin(), s.end()), s.end());
+    }
+    return bytes;
+  }
+
+  static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
+                     std::size_t n, cudaStream_t s) {
+    if (n == 0) return;
+    const unsigned grid = grid_for(n, 4096);
+    switch (size) {
+      case 1: return launch_gather<1>(dst, src, index, n, grid, s);
+      case 2: return launch_gather<2>(dst, src, index, n, grid, s);
+      case 4: return launch_gather<4>(dst, src, index, n, grid, s);
+      case 8: return launch_gather<8>(dst, src, index, n, grid, s);
+      case 16: return launch_gather<16>(dst, src, index, n, grid, s);
+      default: break;
+    }
+    MEDUSA_THROW("replica exchange: vertex fields of " + std::to_string(size) +
+                 " bytes are not supported yet (1, 2, 4, 8 or 16)");
+  }
+  template <std::size_t N>
+  static void launch_gather(std::byte* dst, const std::byte* src, const VertexId* index, std::size_t n,
+                            unsigned grid, cudaStream_t s) {
+    using T = kernels::Bytes<N>;
+    kernels::gather_kernel<T><<<grid, kernels::kBlock, 0, s>>>(reinterpret_cast<T*>(dst),
+                                                               reinterpret_cast<const T*>(src), index, n);
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (replica exchange)");
+  }
+
+  const PartitionPlan& plan_;
+  std::vector<std::unique_ptr<Engine>>& engines_;
+  std::vector<std::size_t> fields_;
+  bool flags_;
+  std::size_t field_bytes_ = 0;
+  bool peer_ok_ = true;
+  bool sent_once_ = false;
+  bool timing_pending_ = false;
+  double seconds_ = 0.0;
+  std::vector<Side> sides_;
+  std::vector<Route> routes_;
+  std::vector<std::vector<std::uint32_t>> senders_;  // per target: owners whose copies are in flight
+};
+
+}  // namespace medusa::gpu

@@ -1,0 +1,430 @@
+// The host (CPU, OpenMP) backend's engine: one partition of a run (the whole graph when gpuCount is
+// 1) with the same semantics as the CUDA backend (docs/design/codegen-contract.md). Session<Program>
+// (host/session.h) drives one engine per partition; partitioned runs on the host simulate the
+// multi-GPU execution exactly, which is how CI checks it.
+#pragma once
+
+#include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/format_bytes.h>
+#include <medusa/backend/common/message_value.h>
+#include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/host/frontier.h>
+#include <medusa/backend/host/host_array.h>
+#include <medusa/backend/host/memory_info.h>
+#include <medusa/config.h>
+#include <medusa/device_api.h>
+#include <medusa/error.h>
+#include <medusa/graph.h>
+#include <medusa/program.h>
+#include <medusa/session.h>
+#include <medusa/topology.h>
+#include <medusa/types.h>
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace medusa::host {
+
+template <class Program>
+class PartitionEngine {
+ public:
+  using Vertex = typename Program::Vertex;
+  using Edge = typename Program::Edge;
+  using Message = typename Program::Message;
+  using VertexArrays = typename Program::VertexArrays;
+  using EdgeArrays = typename Program::EdgeArrays;
+  using GraphType = Graph<Vertex, Edge>;
+
+  // Init_Device_DS for one partition: topology, memory check, structure-of-arrays (fields gathered
+  // from the user's graph through the view's maps), message buffer, frontier seeded with `seeds`.
+  PartitionEngine(const common::PartitionView& view, const GraphType& graph,
+                  const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t /*slot*/)
+      : conf_(conf), index_(view.index), owned_count_(view.owned_count),
+        combine_count_(view.combine_count) {
+    copy_topology(view);
+    check_memory();
+    allocate_fields(graph);
+    allocate_runtime_buffers(seeds);
+  }
+
+  PartitionEngine(const PartitionEngine&) = delete;
+  PartitionEngine& operator=(const PartitionEngine&) = delete;
+
+  // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
+  void download(GraphType& graph) const {
+    const VertexId* to_global = global_id_.empty() ? nullptr : global_id_.data();
+    for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
+      const FieldSpec& f = Program::vertex_fields[i];
+      if (f.direction & kDownload) {
+        common::scatter_field(vertex_storage_[i].data(), f, graph.vertices().data(), owned_count_,
+                              to_global);
+      }
+    }
+    for (std::size_t i = 0; i < Program::edge_fields.size(); ++i) {
+      const FieldSpec& f = Program::edge_fields[i];
+      if (f.direction & kDownload) {
+        common::scatter_field(edge_storage_[i].data(), f, graph.edges().data(), edge_count_,
+                              input_edge_.data());
+      }
+    }
+  }
+
+  // Combiner(op): combined[v] = op-fold of v's slots, starting from the InitMessageBuffer value.
+  template <class Op>
+  void combine(const Op& op) {
+    ensure_message_buffer();
+    const auto V = static_cast<std::int64_t>(combine_count_);  // the outermost replicas have no in-edges here
+    const std::uint32_t m = conf_.messagesPerEdge;
+    const EdgeIndex* in_off = in_offsets_.data();
+    const Message* slots = messages_.data();
+    Message* out = combined_.data();
+    const Message init = init_value_;
+#pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
+    for (std::int64_t v = 0; v < V; ++v) {
+      Message acc = init;
+      const EdgeIndex end = in_off[v + 1] * m;
+      for (EdgeIndex s = in_off[v] * m; s < end; ++s) acc = op(acc, slots[s]);
+      out[v] = acc;
+    }
+  }
+
+  KernelCtx<Message> ctx() const { return ctx_; }
+  const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
+  const EdgeArrays& edge_arrays() const { return edge_arrays_; }
+  // For the replica exchange.
+  std::byte* vertex_field(std::size_t i) { return vertex_storage_[i].data(); }
+  std::uint8_t* next_vertex_flags() { return vertex_frontier_.next_flags(); }
+  std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
+  void abandon() {}
+
+  std::string report() const {
+    std::ostringstream os;
+    int threads = 1;
+#if defined(_OPENMP)
+    threads = omp_get_max_threads();
+#endif
+    os << "medusa: host backend (OpenMP, " << threads << " threads)";
+    if (conf_.gpuCount > 1) os << ", simulated partition " << index_ << " of " << conf_.gpuCount;
+    os << "; " << vertex_count_ << " vertices (" << owned_count_ << " owned), " << edge_count_
+       << " edges, m = " << conf_.messagesPerEdge
+       << "; layout CSR (the host backend always uses CSR; requested "
+       << layout_name(conf_.layout) << ")";
+    os << "; memory: topology " << common::format_bytes(topology_bytes()) << ", vertex fields "
+       << common::format_bytes(common::soa_bytes(Program::vertex_fields, vertex_count_))
+       << ", edge fields " << common::format_bytes(common::soa_bytes(Program::edge_fields, edge_count_))
+       << ", messages "
+       << common::format_bytes(messages_.bytes() + send_counts_.bytes() + combined_.bytes())
+       << "; frontiers:" << (Program::uses.vertex_frontier ? " vertex" : "")
+       << (Program::uses.edge_frontier ? " edge" : "")
+       << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
+                                                                         : " none");
+    os << "\n";
+    return os.str();
+  }
+
+  void init_message_buffer(const Message& value) {
+    init_value_ = value;
+    ensure_message_buffer();
+    messages_.fill(init_value_);
+    if (send_counts_.allocated()) send_counts_.fill(0u);
+    if (received_.allocated()) received_.fill(0);
+  }
+  // ---- Launches (the session checked the domain and chose the range) ----
+  template <ApiKind K, class Element>
+  void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
+    if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
+    const KernelCtx<Message>& c = ctx_;
+    const VertexArrays& va = vertex_arrays_;
+    const EdgeArrays& ea = edge_arrays_;
+    const EdgeIndex* out_off = out_offsets_.data();
+    std::uint64_t visited = 0;
+
+    if constexpr (K == VERTEX || K == ELIST || K == MLIST) {
+      // Vertex-side kinds visit [0, vertex_end); ELIST visits heads [head_begin, head_end).
+      const VertexId lo = K == ELIST ? range.head_begin : 0;
+      const VertexId hi = K == ELIST ? range.head_end : range.vertex_end;
+      if (domain == Domain::All) {
+        const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
+        if constexpr (K == VERTEX) {
+#pragma omp parallel for schedule(static) if (last - first > kSerialBelow)
+          for (std::int64_t v = first; v < last; ++v) element(c, va, ea, static_cast<VertexId>(v));
+        } else {
+#pragma omp parallel for schedule(dynamic, 256) if (last - first > kSerialBelow)
+          for (std::int64_t v = first; v < last; ++v) element(c, va, ea, static_cast<VertexId>(v));
+        }
+        if constexpr (K == ELIST) visited = out_off[hi] - out_off[lo];
+      } else {
+        const std::vector<VertexId>& queue =
+            domain == Domain::Active ? vertex_frontier_.current() : received_queue();
+        const auto n = static_cast<std::int64_t>(queue.size());
+        const VertexId* q = queue.data();
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited) if (n > kSerialBelow)
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (q[i] < lo || q[i] >= hi) continue;
+          element(c, va, ea, q[i]);
+          if constexpr (K == ELIST) visited += out_off[q[i] + 1] - out_off[q[i]];
+        }
+      }
+    } else if constexpr (K == EDGE) {
+      // Edges are in CSR order, so the out-edges of heads [head_begin, head_end) are one range.
+      const EdgeIndex lo = out_off[range.head_begin], hi = out_off[range.head_end];
+      if (domain == Domain::All) {
+        const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
+#pragma omp parallel for schedule(static) if (last - first > kSerialBelow)
+        for (std::int64_t e = first; e < last; ++e) element(c, va, ea, static_cast<EdgeIndex>(e));
+        visited = hi - lo;
+      } else {
+        const std::vector<EdgeIndex>& queue = edge_frontier_.current();
+        const auto n = static_cast<std::int64_t>(queue.size());
+        const EdgeIndex* q = queue.data();
+#pragma omp parallel for schedule(static) reduction(+ : visited) if (n > kSerialBelow)
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (q[i] < lo || q[i] >= hi) continue;
+          element(c, va, ea, q[i]);
+          ++visited;
+        }
+      }
+    } else {
+      static_assert(K == MESSAGE, "unknown API kind");
+      const auto slots = static_cast<std::int64_t>(messages_.size());
+#pragma omp parallel for schedule(static) if (slots > kSerialBelow)
+      for (std::int64_t s = 0; s < slots; ++s) element(c, va, ea, static_cast<EdgeIndex>(s));
+    }
+    edges_visited_ += visited;
+    common::check_message_overflow(votes_.data(), conf_.messagesPerEdge, superstep_,
+                                   std::string("EMV<") + common::api_kind_name(K) + ">::Run");
+  }
+
+  // The host has no warps to balance: one task per vertex runs its edges in order.
+  template <class Element>
+  void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
+    const KernelCtx<Message>& c = ctx_;
+    const VertexArrays& va = vertex_arrays_;
+    const EdgeArrays& ea = edge_arrays_;
+    const EdgeIndex* out_off = out_offsets_.data();
+    const auto edges_of = [&](VertexId v) {
+      const auto degree = static_cast<std::uint32_t>(out_off[v + 1] - out_off[v]);
+      for (std::uint32_t i = 0; i < degree; ++i) element(c, va, ea, v, i);
+      return degree;
+    };
+    const VertexId lo = range.head_begin, hi = range.head_end;
+    std::uint64_t visited = 0;
+    if (domain == Domain::All) {
+      const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
+#pragma omp parallel for schedule(dynamic, 256) if (last - first > kSerialBelow)
+      for (std::int64_t v = first; v < last; ++v) edges_of(static_cast<VertexId>(v));
+      visited = out_off[hi] - out_off[lo];
+    } else {  // Domain::Active (the session rejected Received)
+      const std::vector<VertexId>& queue = vertex_frontier_.current();
+      const auto n = static_cast<std::int64_t>(queue.size());
+      const VertexId* q = queue.data();
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited) if (n > kSerialBelow)
+      for (std::int64_t i = 0; i < n; ++i)
+        if (q[i] >= lo && q[i] < hi) visited += edges_of(q[i]);
+    }
+    edges_visited_ += visited;
+    common::check_message_overflow(votes_.data(), conf_.messagesPerEdge, superstep_,
+                                   "EMV<ELIST>::Run");
+  }
+
+  // ---- Superstep boundaries (driven by the session) ----
+  void begin_superstep(std::uint32_t s) {
+    superstep_ = s;
+    votes_.fill(0);
+    ctx_.superstep = s;
+  }
+  void finish_superstep() {
+    if (vertex_frontier_.allocated()) vertex_frontier_.promote();
+    if (edge_frontier_.allocated()) edge_frontier_.promote();
+  }
+  common::StepCounts collect() const {
+    common::StepCounts c;
+    for (int i = 0; i < kVoteSlots; ++i) c.votes[i] = votes_.data()[i];
+    c.active_vertices = vertex_frontier_.current().size();
+    c.active_edges = edge_frontier_.current().size();
+    return c;
+  }
+
+ private:
+  // Launches over fewer elements run on the calling thread: waking the OpenMP team costs more
+  // than that much work, and high-diameter graphs have thousands of tiny supersteps.
+  static constexpr std::int64_t kSerialBelow = 2048;
+
+  // The host keeps its own copy of the arrays the executors read, so later edits of the graph
+  // cannot invalidate a running session.
+  void copy_topology(const common::PartitionView& view) {
+    const Topology& t = *view.topology;
+    vertex_count_ = t.vertex_count;
+    edge_count_ = t.edge_count;
+    out_offsets_ = t.out_offsets;
+    out_dst_ = t.out_dst;
+    edge_src_ = t.edge_src;
+    rid_ = t.rid;
+    in_offsets_ = t.in_offsets;
+    input_edge_.assign(view.input_edge, view.input_edge + t.edge_count);
+    if (view.global_id != nullptr) {
+      global_id_.assign(view.global_id, view.global_id + vertex_count_);
+      out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
+      in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
+    }
+  }
+
+  std::size_t topology_bytes() const {
+    return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size()) *
+               sizeof(EdgeIndex) +
+           (out_dst_.size() + edge_src_.size()) * sizeof(VertexId);
+  }
+
+  // Bytes Init_Device_DS allocates besides the topology.
+  std::size_t buffer_bytes() const {
+    const std::size_t V = vertex_count_, E = edge_count_, m = conf_.messagesPerEdge;
+    std::size_t b = common::soa_bytes(Program::vertex_fields, V) +
+                    common::soa_bytes(Program::edge_fields, E) + sizeof(Message) * V;
+    if (Program::uses.messages) b += sizeof(Message) * E * m + (m > 1 ? 4 * E : 0);
+    if (Program::uses.vertex_frontier) b += 5 * V;
+    if (Program::uses.edge_frontier) b += 9 * E;
+    if (Program::uses.received) b += 5 * V;
+    return b;
+  }
+
+  void check_memory() const {
+    const std::size_t total = physical_memory_bytes();
+    const std::size_t needed = buffer_bytes() + topology_bytes();
+    if (total == 0 || needed <= total) return;
+    MEDUSA_THROW("Init_Device_DS: the graph needs " + common::format_bytes(needed) +
+                 " of host memory but the machine has " + common::format_bytes(total) +
+                 "; use a smaller graph, fewer messages per edge or fewer fields");
+  }
+
+  void allocate_fields(const GraphType& graph) {
+    for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
+      const FieldSpec& f = Program::vertex_fields[i];
+      vertex_storage_[i].assign(f.size * vertex_count_, std::byte{0});
+      if (common::needs_upload(f)) {
+        common::gather_field(graph.vertices().data(), vertex_count_, f, vertex_storage_[i].data(),
+                             global_id_.empty() ? nullptr : global_id_.data());
+      }
+      vertex_pointers_[i] = vertex_storage_[i].data();
+    }
+    for (std::size_t i = 0; i < Program::edge_fields.size(); ++i) {
+      const FieldSpec& f = Program::edge_fields[i];
+      edge_storage_[i].assign(f.size * edge_count_, std::byte{0});
+      if (common::needs_upload(f)) {
+        common::gather_field(graph.edges().data(), edge_count_, f, edge_storage_[i].data(),
+                             input_edge_.data());
+      }
+      edge_pointers_[i] = edge_storage_[i].data();
+    }
+    vertex_arrays_ = Program::bind_vertex(vertex_pointers_.data());
+    edge_arrays_ = Program::bind_edge(edge_pointers_.data());
+  }
+
+  void allocate_runtime_buffers(const std::vector<VertexId>& seeds) {
+    combined_.allocate(vertex_count_);
+    if (Program::uses.messages) ensure_message_buffer();
+    if (Program::uses.received) received_.allocate(vertex_count_);
+    if (Program::uses.vertex_frontier) {
+      vertex_frontier_.allocate(vertex_count_);
+      vertex_frontier_.seed(seeds, "vertex");
+    }
+    if (Program::uses.edge_frontier) edge_frontier_.allocate(edge_count_);
+    votes_.allocate(kVoteSlots);
+
+    ctx_.vertex_count = vertex_count_;
+    ctx_.edge_count = edge_count_;
+    ctx_.out_offsets = out_offsets_.data();
+    ctx_.out_dst = out_dst_.data();
+    ctx_.edge_src = edge_src_.data();
+    ctx_.rid = rid_.data();
+    ctx_.in_offsets = in_offsets_.data();
+    ctx_.m = conf_.messagesPerEdge;
+    ctx_.combined = combined_.data();
+    ctx_.next_active_vertex = vertex_frontier_.next_flags();
+    ctx_.next_active_edge = edge_frontier_.next_flags();
+    ctx_.received = received_.data();
+    ctx_.votes = votes_.data();
+    if (!global_id_.empty()) {
+      ctx_.global_id = global_id_.data();
+      ctx_.out_degree = out_degree_.data();
+      ctx_.in_degree = in_degree_.data();
+    }
+  }
+
+  // The message buffer exists when the program sends messages; a program that only calls
+  // InitMessageBuffer/Combiner gets it on first use.
+  void ensure_message_buffer() {
+    if (messages_allocated_) return;
+    const std::size_t m = conf_.messagesPerEdge;
+    messages_.allocate(static_cast<std::size_t>(edge_count_) * m);
+    messages_.fill(init_value_);
+    if (m > 1) send_counts_.allocate(edge_count_);
+    ctx_.messages = messages_.data();
+    ctx_.send_counts = send_counts_.data();
+    messages_allocated_ = true;
+  }
+
+  const std::vector<VertexId>& received_queue() {
+    compact_flags(received_.data(), received_.size(), received_queue_, /*clear_flags=*/false);
+    return received_queue_;
+  }
+
+  static const char* layout_name(Layout l) {
+    switch (l) {
+      case Layout::Auto: return "Auto";
+      case Layout::CSR: return "CSR";
+      case Layout::ColumnMajor: return "ColumnMajor";
+      case Layout::Hybrid: return "Hybrid";
+    }
+    return "unknown";
+  }
+
+  Config conf_;
+  std::uint32_t index_ = 0;
+  VertexId owned_count_ = 0;
+  VertexId combine_count_ = 0;
+  VertexId vertex_count_ = 0;
+  EdgeIndex edge_count_ = 0;
+  std::vector<EdgeIndex> out_offsets_, rid_, in_offsets_, input_edge_;
+  std::vector<VertexId> out_dst_, edge_src_;
+  std::vector<VertexId> global_id_;  // empty in a single-partition run
+  std::vector<std::uint32_t> out_degree_, in_degree_;
+
+  std::array<std::vector<std::byte>, Program::vertex_fields.size()> vertex_storage_;
+  std::array<std::vector<std::byte>, Program::edge_fields.size()> edge_storage_;
+  std::array<void*, Program::vertex_fields.size()> vertex_pointers_{};
+  std::array<void*, Program::edge_fields.size()> edge_pointers_{};
+  VertexArrays vertex_arrays_{};
+  EdgeArrays edge_arrays_{};
+
+  Message init_value_{};
+  bool messages_allocated_ = false;
+  HostArray<Message> messages_;
+  HostArray<std::uint32_t> send_counts_;
+  HostArray<Message> combined_;
+  HostArray<std::uint8_t> received_;
+  std::vector<VertexId> received_queue_;
+  Frontier<VertexId> vertex_frontier_;
+  Frontier<EdgeIndex> edge_frontier_;
+  HostArray<int> votes_;
+
+  KernelCtx<Message> ctx_{};
+  std::uint32_t superstep_ = 0;
+  std::uint64_t edges_visited_ = 0;
+};
+
+}  // namespace medusa::host

@@ -1,0 +1,92 @@
+// How a partitioned run lays the graph out: per partition, its owned vertices, the replicas of the
+// head vertices it needs (the paper's section 4.3), the local edges and the routes replicas are
+// refreshed along. Built once on the host from a vertex assignment; both backends consume it.
+//
+// Local vertex order in a partition: owned vertices (ascending global ID), then hop-1 replicas,
+// hop-2 replicas, ... (each hop grouped by owner, ascending global ID). Local edges are the in-edges
+// of every local vertex of hop < hops, so with one hop exactly the in-edges of the owned vertices:
+// every edge lives in its tail's partition and messages never cross partitions. Edges are in local
+// CSR order (by local head), so the edges of the vertices below a hop boundary form a prefix.
+#pragma once
+
+#include <medusa/partition/assignment.h>
+#include <medusa/topology.h>
+#include <medusa/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace medusa {
+
+// Local vertices [begin, end) of one partition copy the owner partition's local vertices
+// owner_local[0 .. end - begin).
+struct ReplicaRoute {
+  std::uint32_t owner = 0;
+  VertexId begin = 0, end = 0;
+  std::vector<VertexId> owner_local;
+};
+
+struct PartitionLayout {
+  std::uint32_t index = 0;
+  Topology topology;                      // local IDs
+  std::vector<VertexId> global_id;        // local vertex -> global vertex
+  std::vector<VertexId> hop_begin;        // hops + 2 entries: local vertices of hop h are
+                                          // [hop_begin[h], hop_begin[h + 1]); hop 0 = owned
+  std::vector<std::uint32_t> out_degree;  // global out-degree of each local vertex
+  std::vector<std::uint32_t> in_degree;   // global in-degree of each local vertex
+  std::vector<EdgeIndex> input_edge;      // local CSR position -> the edge's index in the user's graph
+  std::vector<EdgeIndex> owned_edges;     // local CSR positions of the edges whose tail is owned
+  std::vector<ReplicaRoute> replicas;     // one route per (hop, owner) group
+
+  VertexId owned_count() const { return hop_begin[1]; }
+  VertexId vertex_count() const { return topology.vertex_count; }
+  // Local vertices whose hop is at most h.
+  VertexId vertices_within(std::uint32_t h) const {
+    return hop_begin[std::min<std::size_t>(h + 1, hop_begin.size() - 1)];
+  }
+};
+
+struct PartitionPlan {
+  std::uint32_t parts = 1;
+  std::uint32_t hops = 1;
+  std::string method;  // how vertices were assigned
+  VertexId global_vertices = 0;
+  EdgeIndex global_edges = 0;
+  std::vector<PartitionLayout> partitions;
+
+  // Local vertices summed over partitions / V (1.0: no replicas).
+  double replication_factor() const;
+  // Local edges summed over partitions / E (> 1 only with hops > 1).
+  double edge_factor() const;
+  // Replica vertices refreshed per round (sum of route lengths).
+  std::uint64_t replica_count() const;
+  std::string describe() const;
+};
+
+// Builds the layouts for `hops` >= 1 hops of replicas. Throws medusa::Error if the assignment does
+// not cover the topology.
+PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops);
+
+// The multi-hop cost model (paper appendix A.3): per round of h supersteps a partitioned run pays
+// one replica refresh and h supersteps over the local (replicated) graph. Estimates the time per
+// superstep for h = 1 .. max_hops from the replica counts and local sizes, and picks the cheapest h
+// whose memory (local vertices + edges over V + E) stays within `memory_budget`.
+struct HopEstimate {
+  std::uint32_t hops = 1;
+  double vertex_factor = 1.0, edge_factor = 1.0;  // local / global, summed over partitions
+  std::uint64_t replicas = 0;                     // refreshed per round
+  double cost_per_superstep = 0.0;                // model units: edge visits
+  bool within_budget = true;
+};
+struct HopChoice {
+  std::uint32_t hops = 1;
+  std::vector<HopEstimate> estimates;
+  std::string describe() const;
+};
+// refresh_cost_per_vertex: cost of refreshing one replica in edge-visit units (the transfer of its
+// fields relative to processing one edge).
+HopChoice choose_replication_hops(const Topology& t, const PartitionAssignment& a, std::uint32_t max_hops,
+                                  double memory_budget, double refresh_cost_per_vertex);
+
+}  // namespace medusa

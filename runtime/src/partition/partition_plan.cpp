@@ -1,0 +1,303 @@
+// build_partition_plan and the multi-hop cost model. Everything is a few linear scans over the
+// global edges per partition and hop, with O(V) maps per partition, so kron-24/25 plans build in
+// seconds on a 16-core host.
+#include <medusa/error.h>
+#include <medusa/partition/plan.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <utility>
+#include <sstream>
+#include <string>
+
+namespace medusa {
+
+namespace {
+
+constexpr std::uint32_t kNoHop = 0xffffffffu;
+
+// Hop of every vertex as seen from partition p (kNoHop: not local) and the vertices of each hop.
+struct HopLevels {
+  std::vector<std::uint32_t> hop;              // V
+  std::vector<std::vector<VertexId>> members;  // hops + 1 levels, level 0 = owned (ascending ID)
+};
+
+HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
+                     std::uint32_t hops) {
+  HopLevels l;
+  l.hop.assign(t.vertex_count, kNoHop);
+  l.members.resize(hops + 1);
+  for (VertexId v = 0; v < t.vertex_count; ++v) {
+    if (a.part_of[v] == p) {
+      l.hop[v] = 0;
+      l.members[0].push_back(v);
+    }
+  }
+  // Level h + 1: heads of the in-edges of level h that are not local yet.
+  for (std::uint32_t h = 0; h < hops; ++h) {
+    std::vector<VertexId>& next = l.members[h + 1];
+    for (VertexId u : l.members[h]) {
+      for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
+        const VertexId head = t.in_src[r];
+        if (l.hop[head] == kNoHop) {
+          l.hop[head] = h + 1;
+          next.push_back(head);
+        }
+      }
+    }
+  }
+  return l;
+}
+
+// Local edges: in-edges of local vertices of hop < hops.
+EdgeIndex count_local_edges(const Topology& t, const HopLevels& l, std::uint32_t hops) {
+  EdgeIndex n = 0;
+  for (std::uint32_t h = 0; h < hops; ++h)
+    for (VertexId u : l.members[h]) n += t.in_degree(u);
+  return n;
+}
+
+std::vector<VertexId> owned_rank(const Topology& t, const PartitionAssignment& a) {
+  std::vector<VertexId> rank(t.vertex_count);
+  std::vector<VertexId> next(a.parts, 0);
+  for (VertexId v = 0; v < t.vertex_count; ++v) rank[v] = next[a.part_of[v]]++;
+  return rank;
+}
+
+void check_assignment(const Topology& t, const PartitionAssignment& a) {
+  MEDUSA_REQUIRE(a.parts >= 1, "partition plan: at least one partition is needed");
+  MEDUSA_REQUIRE(a.part_of.size() == t.vertex_count,
+                 "partition plan: the assignment covers " + std::to_string(a.part_of.size()) +
+                     " vertices but the graph has " + std::to_string(t.vertex_count));
+  for (VertexId v = 0; v < t.vertex_count; ++v)
+    MEDUSA_REQUIRE(a.part_of[v] < a.parts, "partition plan: vertex " + std::to_string(v) +
+                                               " is assigned to partition " +
+                                               std::to_string(a.part_of[v]) + " of " +
+                                               std::to_string(a.parts));
+}
+
+// Topology::build orders each vertex's in-edges by local source ID; reorder them by global source
+// ID (then CSR position), the order of the unpartitioned graph, so combiners and MLIST functors
+// fold the same messages in the same order and floating-point results match one partition.
+void order_in_edges_globally(Topology& t, const std::vector<VertexId>& global_id) {
+  const auto V = static_cast<std::int64_t>(t.vertex_count);
+#pragma omp parallel
+  {
+    std::vector<std::pair<VertexId, EdgeIndex>> seg;
+#pragma omp for schedule(dynamic, 1024)
+    for (std::int64_t v = 0; v < V; ++v) {
+      const EdgeIndex begin = t.in_offsets[v], end = t.in_offsets[v + 1];
+      if (end - begin < 2) continue;
+      seg.clear();
+      for (EdgeIndex r = begin; r < end; ++r) seg.emplace_back(global_id[t.in_src[r]], t.in_edge[r]);
+      if (std::is_sorted(seg.begin(), seg.end())) continue;
+      std::sort(seg.begin(), seg.end());
+      for (EdgeIndex r = begin; r < end; ++r) {
+        const EdgeIndex e = seg[r - begin].second;
+        t.in_edge[r] = e;
+        t.in_src[r] = t.edge_src[e];
+        t.rid[e] = r;
+      }
+    }
+  }
+}
+
+PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
+                             std::uint32_t hops, const std::vector<VertexId>& rank) {
+  HopLevels l = hop_levels(t, a, p, hops);
+  PartitionLayout out;
+  out.index = p;
+
+  // Local order: owned ascending, then each hop grouped by owner, ascending ID.
+  out.hop_begin.push_back(0);
+  for (std::uint32_t h = 0; h <= hops; ++h) {
+    std::vector<VertexId>& m = l.members[h];
+    if (h > 0) {
+      std::sort(m.begin(), m.end(), [&](VertexId x, VertexId y) {
+        return a.part_of[x] != a.part_of[y] ? a.part_of[x] < a.part_of[y] : x < y;
+      });
+    }
+    const auto begin = static_cast<VertexId>(out.global_id.size());
+    out.global_id.insert(out.global_id.end(), m.begin(), m.end());
+    out.hop_begin.push_back(static_cast<VertexId>(out.global_id.size()));
+    // Routes: runs of one owner.
+    for (std::size_t i = 0; h > 0 && i < m.size();) {
+      ReplicaRoute route;
+      route.owner = a.part_of[m[i]];
+      route.begin = begin + static_cast<VertexId>(i);
+      while (i < m.size() && a.part_of[m[i]] == route.owner) route.owner_local.push_back(rank[m[i++]]);
+      route.end = begin + static_cast<VertexId>(i);
+      out.replicas.push_back(std::move(route));
+    }
+  }
+  const auto local_v = static_cast<VertexId>(out.global_id.size());
+  std::vector<VertexId> to_local(t.vertex_count, kInvalidVertex);
+  for (VertexId i = 0; i < local_v; ++i) to_local[out.global_id[i]] = i;
+
+  // Local edges in global CSR order; Topology::build keeps that order within each local head.
+  std::vector<EdgeIndex> positions;
+  positions.reserve(count_local_edges(t, l, hops));
+  std::vector<VertexId> src, dst;
+  for (EdgeIndex e = 0; e < t.edge_count; ++e) {
+    const std::uint32_t h = l.hop[t.out_dst[e]];
+    if (h < hops) positions.push_back(e);
+  }
+  src.resize(positions.size());
+  dst.resize(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    src[i] = to_local[t.edge_src[positions[i]]];
+    dst[i] = to_local[t.out_dst[positions[i]]];
+  }
+  out.topology = Topology::build(local_v, src, dst);
+  src = {};
+  dst = {};
+  order_in_edges_globally(out.topology, out.global_id);
+
+  const EdgeIndex local_e = out.topology.edge_count;
+  out.input_edge.resize(local_e);
+  for (EdgeIndex e = 0; e < local_e; ++e)
+    out.input_edge[e] = t.input_edge[positions[out.topology.input_edge[e]]];
+  const VertexId owned = out.owned_count();
+  for (EdgeIndex e = 0; e < local_e; ++e)
+    if (out.topology.out_dst[e] < owned) out.owned_edges.push_back(e);
+
+  out.out_degree.resize(local_v);
+  out.in_degree.resize(local_v);
+  for (VertexId i = 0; i < local_v; ++i) {
+    out.out_degree[i] = static_cast<std::uint32_t>(t.out_degree(out.global_id[i]));
+    out.in_degree[i] = static_cast<std::uint32_t>(t.in_degree(out.global_id[i]));
+  }
+  return out;
+}
+
+}  // namespace
+
+PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops) {
+  check_assignment(t, a);
+  MEDUSA_REQUIRE(hops >= 1, "partition plan: replicas need at least one hop");
+  PartitionPlan plan;
+  plan.parts = a.parts;
+  plan.hops = hops;
+  plan.method = a.method;
+  plan.global_vertices = t.vertex_count;
+  plan.global_edges = t.edge_count;
+  const std::vector<VertexId> rank = owned_rank(t, a);
+  plan.partitions.resize(a.parts);
+#pragma omp parallel for schedule(dynamic, 1) if (a.parts > 1)
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p)
+    plan.partitions[p] = build_layout(t, a, static_cast<std::uint32_t>(p), hops, rank);
+  return plan;
+}
+
+double PartitionPlan::replication_factor() const {
+  std::uint64_t local = 0;
+  for (const PartitionLayout& l : partitions) local += l.vertex_count();
+  return global_vertices == 0 ? 1.0 : static_cast<double>(local) / global_vertices;
+}
+
+double PartitionPlan::edge_factor() const {
+  std::uint64_t local = 0;
+  for (const PartitionLayout& l : partitions) local += l.topology.edge_count;
+  return global_edges == 0 ? 1.0 : static_cast<double>(local) / global_edges;
+}
+
+std::uint64_t PartitionPlan::replica_count() const {
+  std::uint64_t n = 0;
+  for (const PartitionLayout& l : partitions) n += l.vertex_count() - l.owned_count();
+  return n;
+}
+
+std::string PartitionPlan::describe() const {
+  std::ostringstream os;
+  os << parts << " partitions (" << method << "), " << hops << "-hop replicas: replication factor "
+     << replication_factor() << " (" << replica_count() << " replicas), edge factor " << edge_factor();
+  for (const PartitionLayout& l : partitions) {
+    os << "\n    partition " << l.index << ": " << l.owned_count() << " owned + "
+       << (l.vertex_count() - l.owned_count()) << " replica vertices, " << l.topology.edge_count
+       << " edges";
+  }
+  return os.str();
+}
+
+HopChoice choose_replication_hops(const Topology& t, const PartitionAssignment& a,
+                                  std::uint32_t max_hops, double memory_budget,
+                                  double refresh_cost_per_vertex) {
+  check_assignment(t, a);
+  max_hops = std::max<std::uint32_t>(1, max_hops);
+  // Per partition and hop count h: local edges of the vertices within hop < k for k = 1..h (what
+  // stage h - k of a round processes) and the replicas a refresh copies.
+  struct PerPart {
+    std::vector<std::uint64_t> edges_within;  // [k] = in-edges of hops < k, k = 1..max_hops
+    std::vector<std::uint64_t> vertices_within;  // [k] = vertices of hop <= k
+  };
+  std::vector<PerPart> per(a.parts);
+#pragma omp parallel for schedule(dynamic, 1) if (a.parts > 1)
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p) {
+    HopLevels l = hop_levels(t, a, static_cast<std::uint32_t>(p), max_hops);
+    PerPart& pp = per[p];
+    pp.edges_within.assign(max_hops + 1, 0);
+    pp.vertices_within.assign(max_hops + 1, 0);
+    std::uint64_t e = 0, v = 0;
+    for (std::uint32_t h = 0; h <= max_hops; ++h) {
+      v += l.members[h].size();
+      pp.vertices_within[h] = v;
+      if (h < max_hops) {
+        for (VertexId u : l.members[h]) e += t.in_degree(u);
+        pp.edges_within[h + 1] = e;
+      }
+    }
+  }
+  // A refresh also costs a synchronization of every GPU, worth about this many edge visits.
+  constexpr double kRefreshLatency = 2.0e5;
+  HopChoice choice;
+  double best = 0.0;
+  const double global_size = static_cast<double>(t.vertex_count) + static_cast<double>(t.edge_count);
+  for (std::uint32_t h = 1; h <= max_hops; ++h) {
+    HopEstimate est;
+    est.hops = h;
+    std::uint64_t local_v = 0, local_e = 0;
+    double round = 0.0, slowest_refresh = 0.0;
+    for (std::uint32_t s = 0; s < h; ++s) {  // stage s processes the in-edges of hops < h - s
+      std::uint64_t slowest = 0;
+      for (const PerPart& pp : per) slowest = std::max(slowest, pp.edges_within[h - s]);
+      round += static_cast<double>(slowest);
+    }
+    for (const PerPart& pp : per) {
+      const std::uint64_t replicas = pp.vertices_within[h] - pp.vertices_within[0];
+      est.replicas += replicas;
+      local_v += pp.vertices_within[h];
+      local_e += pp.edges_within[h];
+      slowest_refresh = std::max(slowest_refresh, static_cast<double>(replicas));
+    }
+    round += slowest_refresh * refresh_cost_per_vertex + (a.parts > 1 ? kRefreshLatency : 0.0);
+    est.cost_per_superstep = round / h;
+    est.vertex_factor = t.vertex_count == 0 ? 1.0 : static_cast<double>(local_v) / t.vertex_count;
+    est.edge_factor = t.edge_count == 0 ? 1.0 : static_cast<double>(local_e) / t.edge_count;
+    est.within_budget = h == 1 || global_size == 0 ||
+                        (static_cast<double>(local_v) + static_cast<double>(local_e)) / global_size <=
+                            memory_budget;
+    if (est.within_budget && (h == 1 || est.cost_per_superstep < best)) {
+      best = est.cost_per_superstep;
+      choice.hops = h;
+    }
+    choice.estimates.push_back(est);
+  }
+  return choice;
+}
+
+std::string HopChoice::describe() const {
+  std::ostringstream os;
+  os << "replication hops " << hops << " (cost model:";
+  for (const HopEstimate& e : estimates) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " h=%u cost %.3g/superstep, %.2fx vertices, %.2fx edges%s;", e.hops,
+                  e.cost_per_superstep, e.vertex_factor, e.edge_factor,
+                  e.within_budget ? "" : " over budget");
+    os << buf;
+  }
+  os << ")";
+  return os.str();
+}
+
+}  // namespace medusa
