@@ -56,9 +56,8 @@ int main(int argc, char** argv) {
 
   Config conf;
   conf.combinerOpType = MEDUSA_MIN;
-  conf.gpuCount = opt.gpus;
+  samples::configure(conf, opt);  // --gpus, partitions, --verbose
   if (opt.iterations) conf.maxIteration = opt.iterations;
-  conf.verbose = opt.verbose;
   auto device = Init_Device_DS(my_graph, conf);
   RunStats stats = device.Run(ConnectedComponents);
   device.Dump_Result(my_graph);

@@ -24,7 +24,10 @@ std::string g_backend = "host";
       << "  --source V        source vertex (default 0)\n"
       << "  --iterations N    maximum supersteps\n"
       << "  --backend B       cuda or host (must match this binary: " << g_backend << ")\n"
-      << "  --gpus N          GPUs to use (default 1)\n"
+      << "  --gpus N          GPUs (partitions) to use (default 1; the host backend simulates them)\n"
+      << "  --partitions-per-gpu K  place K partitions on each GPU (default 1)\n"
+      << "  --partition-file F      gpmetis-format partition: read if it exists, else written\n"
+      << "  --replication-hops H    hops of replicas (default 0: the cost model chooses)\n"
       << "  --weights LO:HI   range of generated integer edge weights (default 1:255)\n"
       << "  --seed S          seed for generated graphs and weights (default 1)\n"
       << "  --symmetrize      add the reverse of every edge\n"
@@ -70,6 +73,9 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--iterations") o.iterations = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--scale") o.generated_scale = static_cast<unsigned>(parse_number(o, description, a, value()));
     else if (a == "--gpus") o.gpus = static_cast<int>(parse_number(o, description, a, value()));
+    else if (a == "--partitions-per-gpu") o.partitions_per_gpu = static_cast<int>(parse_number(o, description, a, value()));
+    else if (a == "--partition-file") o.partition_file = value();
+    else if (a == "--replication-hops") o.replication_hops = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--seed") o.seed = parse_number(o, description, a, value());
     else if (a == "--backend") o.backend = value();
     else if (a == "--variant") o.variant = value();
@@ -102,6 +108,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     usage(o, description, "this binary runs the " + backend + " backend; use the " +
                               (o.backend == "host" ? "<sample>_host" : "<sample> (CUDA)") + " binary");
   if (o.gpus < 1) usage(o, description, "--gpus must be at least 1");
+  if (o.partitions_per_gpu < 1) usage(o, description, "--partitions-per-gpu must be at least 1");
   return o;
 }
 
@@ -151,6 +158,14 @@ bool source_in_graph(const Options& opt, const EdgeList& edges) {
   return false;
 }
 
+void configure(Config& conf, const Options& opt) {
+  conf.gpuCount = opt.gpus;
+  conf.partitionsPerGpu = opt.partitions_per_gpu;
+  conf.partitionFile = opt.partition_file;
+  conf.replicationHops = opt.replication_hops;
+  conf.verbose = opt.verbose;
+}
+
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {
   const double ms = stats.seconds * 1e3;
   const double teps = stats.seconds > 0 ? static_cast<double>(stats.edges_visited) / stats.seconds : 0.0;
@@ -158,6 +173,15 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
               name.c_str(), stats.supersteps, ms, teps / 1e9,
               static_cast<unsigned long long>(stats.edges_visited), static_cast<unsigned long long>(edges),
               stats.stop_reason.c_str());
+  if (stats.partitions > 1) {
+    std::printf("%s: %u partitions, %u-hop replicas: %u refreshes, %.3f MB exchanged (%.3f MB per superstep), "
+                "%.3f ms copying (%.1f%% of the run)\n",
+                name.c_str(), stats.partitions, stats.replication_hops, stats.exchange_refreshes,
+                static_cast<double>(stats.exchange_bytes) / 1e6,
+                stats.supersteps ? static_cast<double>(stats.exchange_bytes) / 1e6 / stats.supersteps : 0.0,
+                stats.exchange_seconds * 1e3,
+                stats.seconds > 0 ? 100.0 * stats.exchange_seconds / stats.seconds : 0.0);
+  }
 }
 
 int report_validation(const std::string& what, std::size_t mismatches,

@@ -22,6 +22,9 @@ struct Options {
   std::uint32_t iterations = 0;   // 0: the sample's default
   std::string backend;            // empty: the one this binary was built for
   int gpus = 1;
+  int partitions_per_gpu = 1;
+  std::string partition_file;
+  std::uint32_t replication_hops = 0;
   std::uint32_t weight_lo = 1, weight_hi = 255;
   std::uint64_t seed = 1;
   bool symmetrize = false;
@@ -74,7 +77,12 @@ Graph<V, E> make_graph(const EdgeList& in) {
   return make_graph<V, E>(in, [](E&, std::uint32_t) {});
 }
 
-// "supersteps 30, 1.234 ms, 0.52 GTEPS (edges visited / time)" on stdout.
+// Copies the run options (--gpus, --partitions-per-gpu, --partition-file, --replication-hops,
+// --verbose) into the configuration.
+void configure(Config& conf, const Options& opt);
+
+// "supersteps 30, 1.234 ms, 0.52 GTEPS (edges visited / time)" on stdout, and for partitioned runs
+// the replica exchange.
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges);
 
 // Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1).

@@ -103,9 +103,8 @@ int main(int argc, char** argv) {
   const unsigned int steps = opt.iterations ? opt.iterations : 300;
   g_displace = Displace{kFrame / std::sqrt(static_cast<float>(n)) * 0.5f, kFrame / 10.0f, steps};
   Config conf;
-  conf.gpuCount = opt.gpus;
+  samples::configure(conf, opt);  // --gpus, partitions, --verbose
   conf.maxIteration = steps;
-  conf.verbose = opt.verbose;
   auto device = Init_Device_DS(my_graph, conf);
   RunStats stats = device.Run(LayoutStep);
   device.Dump_Result(my_graph);

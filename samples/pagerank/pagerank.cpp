@@ -23,7 +23,8 @@ struct SendRank {
   void operator()(Vertex& v, EdgeList<Edge>& el) const {
     int edge_count = v.edge_count();
     float msg = v.rank / edge_count;
-    for (int i = 0; i < edge_count; i++) el[i].sendMsg(msg);
+    // el.size(): with gpuCount > 1 the list holds this partition's share of the out-edges.
+    for (int i = 0; i < el.size(); i++) el[i].sendMsg(msg);
   }
 };
 
@@ -54,9 +55,8 @@ int main(int argc, char** argv) {
 
   Config conf;
   conf.combinerOpType = MEDUSA_SUM;
-  conf.gpuCount = opt.gpus;
+  samples::configure(conf, opt);  // --gpus, partitions, --verbose
   conf.maxIteration = opt.iterations ? opt.iterations : 30;
-  conf.verbose = opt.verbose;
   auto device = Init_Device_DS(my_graph, conf);
   RunStats stats = device.Run(PageRank);
   device.Dump_Result(my_graph);
