@@ -61,11 +61,12 @@ struct ExchangeStats {
 // are not refreshed, so nothing may live on them that a refresh cannot restore.
 template <class Program>
 const char* multi_hop_obstacle() {
-  if (Program::uses.vertex_frontier) return "the program uses a vertex frontier (SetActive/Domain::Active)";
-  if (Program::uses.edge_frontier) return "the program uses an edge frontier";
-  for (const FieldSpec& f : Program::edge_fields)
-    if (f.direction & kDownload) return "a functor writes an edge field";
-  return nullptr;
+  bool writes_edge_field = false;
+  for (const FieldSpec& f : Program::edge_fields) writes_edge_field |= (f.direction & kDownload) != 0;
+  return Program::uses.vertex_frontier ? "the program uses a vertex frontier (SetActive/Domain::Active)"
+         : Program::uses.edge_frontier ? "the program uses an edge frontier"
+         : writes_edge_field           ? "a functor writes an edge field"
+                                       : nullptr;
 }
 
 // Vertex fields a refresh copies: read by an edge-side functor and written somewhere.
@@ -393,3 +394,26 @@ class PartitionedSession : public SessionBase {
 };
 
 }  // namespace medusa::common
+
+namespace medusa {
+
+// Each backend defines Session<Program> as a PartitionedSession over its engine and exchange.
+template <class Program>
+class Session;
+
+namespace exec {
+// Runs `element` (a generated element functor) over the elements of `domain` for API kind K, on
+// every partition.
+template <ApiKind K, class Program, class Element>
+void run(Session<Program>& session, Domain domain, const Element& element) {
+  session.template launch<K>(domain, element);
+}
+// Runs an edge-parallel ELIST element: element(c, va, ea, v, i) for every out-edge i of every
+// vertex v of `domain` (medusa-cc proved the edge loop's iterations independent).
+template <class Program, class Element>
+void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
+  session.launch_elist_edges(domain, element);
+}
+}  // namespace exec
+
+}  // namespace medusa

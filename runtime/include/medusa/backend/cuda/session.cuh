@@ -17,17 +17,4 @@ class Session
                                    gpu::ReplicaExchange<Program>>::PartitionedSession;
 };
 
-namespace exec {
-// One EMV<K>::Run(f, domain): a kernel per partition, asynchronous on the partitions' streams.
-template <ApiKind K, class Program, class Element>
-void run(Session<Program>& session, Domain domain, const Element& element) {
-  session.template launch<K>(domain, element);
-}
-// One edge-parallel EMV<ELIST>::Run (medusa-cc proved the edge loop's iterations independent).
-template <class Program, class Element>
-void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
-  session.launch_elist_edges(domain, element);
-}
-}  // namespace exec
-
 }  // namespace medusa

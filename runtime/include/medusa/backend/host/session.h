@@ -18,18 +18,4 @@ class Session
                                    host::ReplicaExchange<Program>>::PartitionedSession;
 };
 
-namespace exec {
-// Runs `element` (a generated element functor) over the elements of `domain` for API kind K.
-template <ApiKind K, class Program, class Element>
-void run(Session<Program>& session, Domain domain, const Element& element) {
-  session.template launch<K>(domain, element);
-}
-// Runs an edge-parallel ELIST element: element(c, va, ea, v, i) for every out-edge i of every
-// vertex v of `domain`.
-template <class Program, class Element>
-void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
-  session.launch_elist_edges(domain, element);
-}
-}  // namespace exec
-
 }  // namespace medusa
