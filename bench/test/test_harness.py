@@ -67,7 +67,7 @@ def main():
             write(os.path.join(build, folder, name),
                   PROGRAM.format(name=name, ms=ms, steps=steps, verdict=verdict, memory=memory, sleep=sleep))
         cmd = [sys.executable, HARNESS, "--build", build, "--graphs", graphs, "--out", out, "--quick",
-               "--timeout", "1", "--no-gpu-memory", "--no-plots", "--device", "Fake GPU", "--commit", "abc123"]
+               "--timeout", "6", "--no-gpu-memory", "--no-plots", "--device", "Fake GPU", "--commit", "abc123"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         assert p.returncode == 1, f"failed and timed-out workloads must give exit 1\n{p.stdout}\n{p.stderr}"
         files = sorted(os.listdir(out))

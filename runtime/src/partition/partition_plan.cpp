@@ -21,10 +21,13 @@ constexpr std::uint32_t kNoHop = 0xffffffffu;
 struct HopLevels {
   std::vector<std::uint32_t> hop;              // V
   std::vector<std::vector<VertexId>> members;  // hops + 1 levels, level 0 = owned (ascending ID)
+  std::uint32_t complete = 0;                  // levels 0 .. complete are exact
 };
 
+// Stops adding levels once the local vertices + in-edges so far exceed `size_limit` (the cost
+// model's budget: more hops could only be larger); `complete` says how many levels were built.
 HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
-                     std::uint32_t hops) {
+                     std::uint32_t hops, double size_limit = -1.0) {
   HopLevels l;
   l.hop.assign(t.vertex_count, kNoHop);
   l.members.resize(hops + 1);
@@ -35,9 +38,12 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
     }
   }
   // Level h + 1: heads of the in-edges of level h that are not local yet.
+  double size = static_cast<double>(l.members[0].size());
   for (std::uint32_t h = 0; h < hops; ++h) {
+    if (size_limit >= 0.0 && size > size_limit) break;
     std::vector<VertexId>& next = l.members[h + 1];
     for (VertexId u : l.members[h]) {
+      size += static_cast<double>(t.in_degree(u));
       for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
         const VertexId head = t.in_src[r];
         if (l.hop[head] == kNoHop) {
@@ -46,16 +52,36 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
         }
       }
     }
+    size += static_cast<double>(next.size());
+    l.complete = h + 1;
   }
   return l;
 }
 
-// Local edges: in-edges of local vertices of hop < hops.
-EdgeIndex count_local_edges(const Topology& t, const HopLevels& l, std::uint32_t hops) {
-  EdgeIndex n = 0;
-  for (std::uint32_t h = 0; h < hops; ++h)
-    for (VertexId u : l.members[h]) n += t.in_degree(u);
-  return n;
+// CSR positions of the local edges (in-edges of local vertices of hop < hops), ascending: a
+// parallel count per chunk, then each chunk writes its share in order.
+std::vector<EdgeIndex> local_edge_positions(const Topology& t, const std::vector<std::uint32_t>& hop,
+                                            std::uint32_t hops) {
+  const EdgeIndex E = t.edge_count;
+  constexpr EdgeIndex kChunk = EdgeIndex{1} << 20;
+  const auto chunks = static_cast<std::int64_t>((E + kChunk - 1) / kChunk);
+  std::vector<EdgeIndex> start(static_cast<std::size_t>(chunks) + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    EdgeIndex n = 0;
+    for (EdgeIndex e = c * kChunk, end = std::min(E, (c + 1) * kChunk); e < end; ++e)
+      n += hop[t.out_dst[e]] < hops;
+    start[c + 1] = n;
+  }
+  for (std::int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
+  std::vector<EdgeIndex> positions(start[chunks]);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    EdgeIndex out = start[c];
+    for (EdgeIndex e = c * kChunk, end = std::min(E, (c + 1) * kChunk); e < end; ++e)
+      if (hop[t.out_dst[e]] < hops) positions[out++] = e;
+  }
+  return positions;
 }
 
 std::vector<VertexId> owned_rank(const Topology& t, const PartitionAssignment& a) {
@@ -136,16 +162,11 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
   for (VertexId i = 0; i < local_v; ++i) to_local[out.global_id[i]] = i;
 
   // Local edges in global CSR order; Topology::build keeps that order within each local head.
-  std::vector<EdgeIndex> positions;
-  positions.reserve(count_local_edges(t, l, hops));
-  std::vector<VertexId> src, dst;
-  for (EdgeIndex e = 0; e < t.edge_count; ++e) {
-    const std::uint32_t h = l.hop[t.out_dst[e]];
-    if (h < hops) positions.push_back(e);
-  }
-  src.resize(positions.size());
-  dst.resize(positions.size());
-  for (std::size_t i = 0; i < positions.size(); ++i) {
+  std::vector<EdgeIndex> positions = local_edge_positions(t, l.hop, hops);
+  std::vector<VertexId> src(positions.size()), dst(positions.size());
+  const auto n = static_cast<std::int64_t>(positions.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
     src[i] = to_local[t.edge_src[positions[i]]];
     dst[i] = to_local[t.out_dst[positions[i]]];
   }
@@ -156,15 +177,14 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
 
   const EdgeIndex local_e = out.topology.edge_count;
   out.input_edge.resize(local_e);
-  for (EdgeIndex e = 0; e < local_e; ++e)
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < static_cast<std::int64_t>(local_e); ++e)
     out.input_edge[e] = t.input_edge[positions[out.topology.input_edge[e]]];
-  const VertexId owned = out.owned_count();
-  for (EdgeIndex e = 0; e < local_e; ++e)
-    if (out.topology.out_dst[e] < owned) out.owned_edges.push_back(e);
 
   out.out_degree.resize(local_v);
   out.in_degree.resize(local_v);
-  for (VertexId i = 0; i < local_v; ++i) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(local_v); ++i) {
     out.out_degree[i] = static_cast<std::uint32_t>(t.out_degree(out.global_id[i]));
     out.in_degree[i] = static_cast<std::uint32_t>(t.in_degree(out.global_id[i]));
   }
@@ -184,9 +204,8 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   plan.global_edges = t.edge_count;
   const std::vector<VertexId> rank = owned_rank(t, a);
   plan.partitions.resize(a.parts);
-#pragma omp parallel for schedule(dynamic, 1) if (a.parts > 1)
-  for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p)
-    plan.partitions[p] = build_layout(t, a, static_cast<std::uint32_t>(p), hops, rank);
+  // One partition at a time: the scans and Topology::build inside use every thread.
+  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, rank);
   return plan;
 }
 
@@ -230,12 +249,15 @@ HopChoice choose_replication_hops(const Topology& t, const PartitionAssignment& 
   struct PerPart {
     std::vector<std::uint64_t> edges_within;  // [k] = in-edges of hops < k, k = 1..max_hops
     std::vector<std::uint64_t> vertices_within;  // [k] = vertices of hop <= k
+    std::uint32_t complete = 0;                  // hops counted exactly
   };
   std::vector<PerPart> per(a.parts);
+  const double size_limit = memory_budget * (static_cast<double>(t.vertex_count) + static_cast<double>(t.edge_count));
 #pragma omp parallel for schedule(dynamic, 1) if (a.parts > 1)
   for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p) {
-    HopLevels l = hop_levels(t, a, static_cast<std::uint32_t>(p), max_hops);
+    HopLevels l = hop_levels(t, a, static_cast<std::uint32_t>(p), max_hops, size_limit);
     PerPart& pp = per[p];
+    pp.complete = l.complete;
     pp.edges_within.assign(max_hops + 1, 0);
     pp.vertices_within.assign(max_hops + 1, 0);
     std::uint64_t e = 0, v = 0;
@@ -274,9 +296,11 @@ HopChoice choose_replication_hops(const Topology& t, const PartitionAssignment& 
     est.cost_per_superstep = round / h;
     est.vertex_factor = t.vertex_count == 0 ? 1.0 : static_cast<double>(local_v) / t.vertex_count;
     est.edge_factor = t.edge_count == 0 ? 1.0 : static_cast<double>(local_e) / t.edge_count;
+    bool counted = true;  // a partition stopped counting before h hops: over budget
+    for (const PerPart& pp : per) counted = counted && pp.complete >= h;
     est.within_budget = h == 1 || global_size == 0 ||
-                        (static_cast<double>(local_v) + static_cast<double>(local_e)) / global_size <=
-                            memory_budget;
+                        (counted && (static_cast<double>(local_v) + static_cast<double>(local_e)) /
+                                            global_size <= memory_budget);
     if (est.within_budget && (h == 1 || est.cost_per_superstep < best)) {
       best = est.cost_per_superstep;
       choice.hops = h;

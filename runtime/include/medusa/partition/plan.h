@@ -36,7 +36,6 @@ struct PartitionLayout {
   std::vector<std::uint32_t> out_degree;  // global out-degree of each local vertex
   std::vector<std::uint32_t> in_degree;   // global in-degree of each local vertex
   std::vector<EdgeIndex> input_edge;      // local CSR position -> the edge's index in the user's graph
-  std::vector<EdgeIndex> owned_edges;     // local CSR positions of the edges whose tail is owned
   std::vector<ReplicaRoute> replicas;     // one route per (hop, owner) group
 
   VertexId owned_count() const { return hop_begin[1]; }
