@@ -17,6 +17,7 @@
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/common/step_state_guard.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/config.h>
@@ -49,14 +50,6 @@ struct StepCounts {
   std::uint64_t active_edges = 0;
 };
 
-// Figures of the replica exchange over one Run.
-struct ExchangeStats {
-  std::uint64_t refreshes = 0;      // field refreshes
-  std::uint64_t flag_refreshes = 0; // frontier-flag refreshes
-  std::uint64_t bytes = 0;          // bytes copied between partitions
-  double seconds = 0.0;             // time the copies took
-};
-
 // Whether a program may keep more than one hop of replicas: replicated edges and the outer hops
 // are not refreshed, so nothing may live on them that a refresh cannot restore.
 template <class Program>
@@ -67,17 +60,6 @@ const char* multi_hop_obstacle() {
          : Program::uses.edge_frontier ? "the program uses an edge frontier"
          : writes_edge_field           ? "a functor writes an edge field"
                                        : nullptr;
-}
-
-// Vertex fields a refresh copies: read by an edge-side functor and written somewhere.
-template <class Program>
-std::vector<std::size_t> replicated_fields() {
-  std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
-    const FieldSpec& f = Program::vertex_fields[i];
-    if ((f.direction & kEdgeRead) && (f.direction & kDownload)) out.push_back(i);
-  }
-  return out;
 }
 
 template <class Program, class Engine, class Exchange>
@@ -103,13 +85,14 @@ class PartitionedSession : public SessionBase {
                                                   graph.initially_active(), conf_, 0));
     } else {
       build_plan(t, parts);
+      std::vector<VertexId> seeds(graph.initially_active());
+      std::sort(seeds.begin(), seeds.end());
       for (std::uint32_t p = 0; p < parts; ++p) {
         const PartitionLayout& l = plan_.partitions[p];
         engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph,
-                                                    local_seeds(graph.initially_active(), l), conf_, p));
+                                                    local_seeds(seeds, l), conf_, p));
       }
-      exchange_ = std::make_unique<Exchange>(plan_, engines_, replicated_fields<Program>(),
-                                             Program::uses.vertex_frontier);
+      exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
     }
     if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
@@ -173,7 +156,6 @@ class PartitionedSession : public SessionBase {
 
   // Statistics of the last Run().
   const RunStats& last_stats() const { return stats_; }
-  const ExchangeStats& exchange_stats() const { return exchange_stats_; }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(engines_.size()); }
   std::uint32_t replication_hops() const { return hops_; }
   const PartitionPlan& plan() const { return plan_; }
@@ -199,46 +181,34 @@ class PartitionedSession : public SessionBase {
       launch(e, LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
       return;
     }
+    const auto each = [&](const auto& range_of) {
+      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range_of(plan_.partitions[p]));
+    };
     if constexpr (K == ELIST || K == EDGE) {
       if (fresh_hop_ == 0) {
         refresh_fields();
         // Owned heads read no replica: they run while the copies are in flight.
-        for (std::uint32_t p = 0; p < engines_.size(); ++p)
-          launch(*engines_[p], range(p, 0, 0, /*owned_heads_only=*/true));
-        for (std::uint32_t p = 0; p < engines_.size(); ++p) {
-          exchange_->wait(p);
-          const VertexId owned = plan_.partitions[p].owned_count();
-          LaunchRange r = range(p, 0, fresh_hop_, false);
-          r.head_begin = owned;
-          launch(*engines_[p], r);
-        }
+        each([](const PartitionLayout& l) { return LaunchRange{0, 0, l.owned_count()}; });
+        for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
+        each([&](const PartitionLayout& l) {
+          return LaunchRange{0, l.owned_count(), l.vertices_within(fresh_hop_)};
+        });
       } else {
-        for (std::uint32_t p = 0; p < engines_.size(); ++p)
-          launch(*engines_[p], range(p, 0, fresh_hop_, false));
+        each([&](const PartitionLayout& l) { return LaunchRange{0, 0, l.vertices_within(fresh_hop_)}; });
       }
       message_hop_ = std::min(message_hop_, fresh_hop_ - 1);
-    } else if constexpr (K == MESSAGE) {
-      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range(p, 0, hops_, false));
+    } else if constexpr (K == MESSAGE) {  // every local slot
+      each([](const PartitionLayout& l) { return LaunchRange::whole(l.vertex_count()); });
     } else {  // VERTEX, MLIST: vertices whose fields and messages are both current
       const std::uint32_t limit = std::min(fresh_hop_, message_hop_);
-      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range(p, limit, 0, false));
+      each([&](const PartitionLayout& l) { return LaunchRange{l.vertices_within(limit), 0, 0}; });
       fresh_hop_ = limit;
     }
   }
 
-  LaunchRange range(std::uint32_t p, std::uint32_t vertex_hop, std::uint32_t head_hop,
-                    bool owned_heads_only) const {
-    const PartitionLayout& l = plan_.partitions[p];
-    LaunchRange r;
-    r.vertex_end = l.vertices_within(vertex_hop);
-    r.head_begin = 0;
-    r.head_end = owned_heads_only ? l.owned_count() : l.vertices_within(head_hop);
-    return r;
-  }
-
   void refresh_fields() {
-    exchange_stats_.bytes += exchange_->refresh_fields();
-    exchange_stats_.refreshes += 1;
+    stats_.exchange_bytes += exchange_->refresh_fields();
+    stats_.exchange_refreshes += 1;
     fresh_hop_ = hops_;
   }
 
@@ -257,7 +227,6 @@ class PartitionedSession : public SessionBase {
     medusa::detail::CurrentSessionScope scope(this);
     StepStateGuard step_guard;
     stats_ = RunStats{};
-    exchange_stats_ = ExchangeStats{};
     if (exchange_) exchange_->reset_timing();
     const auto start = std::chrono::steady_clock::now();
     if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
@@ -268,8 +237,8 @@ class PartitionedSession : public SessionBase {
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       if (exchange_ && Program::uses.vertex_frontier) {
-        exchange_stats_.bytes += exchange_->refresh_flags();
-        exchange_stats_.flag_refreshes += 1;
+        stats_.exchange_bytes += exchange_->refresh_flags();
+        stats_.exchange_refreshes += 1;
         for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
       }
       for (auto& e : engines_) e->finish_superstep();
@@ -297,22 +266,16 @@ class PartitionedSession : public SessionBase {
     for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
     stats_.partitions = static_cast<std::uint32_t>(engines_.size());
     stats_.replication_hops = hops_;
-    if (exchange_) {
-      exchange_stats_.seconds = exchange_->transfer_seconds();
-      stats_.exchange_refreshes = static_cast<std::uint32_t>(exchange_stats_.refreshes + exchange_stats_.flag_refreshes);
-      stats_.exchange_bytes = exchange_stats_.bytes;
-      stats_.exchange_seconds = exchange_stats_.seconds;
-    }
+    if (exchange_) stats_.exchange_seconds = exchange_->transfer_seconds();
     stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (conf_.verbose) {
       std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n",
                    stats_.supersteps, stats_.seconds, stats_.stop_reason.c_str(),
                    static_cast<unsigned long long>(stats_.edges_visited));
       if (exchange_)
-        std::fprintf(stderr, "medusa: replica exchange: %llu field refreshes, %llu flag refreshes, %.3f MB\n",
-                     static_cast<unsigned long long>(exchange_stats_.refreshes),
-                     static_cast<unsigned long long>(exchange_stats_.flag_refreshes),
-                     static_cast<double>(exchange_stats_.bytes) / 1e6);
+        std::fprintf(stderr, "medusa: replica exchange: %u refreshes, %.3f MB, %.3f ms copying\n",
+                     stats_.exchange_refreshes, static_cast<double>(stats_.exchange_bytes) / 1e6,
+                     stats_.exchange_seconds * 1e3);
     }
     return stats_;
   }
@@ -325,9 +288,7 @@ class PartitionedSession : public SessionBase {
   }
 
   // Seeds for one partition: every local copy (owned or replica) of a seeded vertex.
-  static std::vector<VertexId> local_seeds(const std::vector<VertexId>& seeds, const PartitionLayout& l) {
-    std::vector<VertexId> sorted(seeds);
-    std::sort(sorted.begin(), sorted.end());
+  static std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, const PartitionLayout& l) {
     std::vector<VertexId> out;
     for (VertexId i = 0; i < l.vertex_count(); ++i)
       if (std::binary_search(sorted.begin(), sorted.end(), l.global_id[i])) out.push_back(i);
@@ -352,7 +313,8 @@ class PartitionedSession : public SessionBase {
       hop_choice_ = std::string("replication hops 1 (multi-hop not possible: ") + obstacle + ")";
     } else {
       const HopChoice c = choose_replication_hops(t, a, kMaxAutoHops, conf_.replicationMemoryBudget,
-                                                  Exchange::refresh_cost_per_vertex(replicated_bytes()));
+                                                  Exchange::refresh_cost_per_vertex(
+                                                      ReplicatedState<Program>::of_program().bytes_per_replica()));
       hops_ = c.hops;
       hop_choice_ = c.describe();
     }
@@ -372,12 +334,6 @@ class PartitionedSession : public SessionBase {
     return a;
   }
 
-  static std::size_t replicated_bytes() {
-    std::size_t b = Program::uses.vertex_frontier ? 1 : 0;
-    for (std::size_t i : replicated_fields<Program>()) b += Program::vertex_fields[i].size;
-    return b;
-  }
-
   static constexpr std::uint32_t kMaxAutoHops = 4;
 
   Config conf_;
@@ -390,7 +346,6 @@ class PartitionedSession : public SessionBase {
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};
   RunStats stats_;
-  ExchangeStats exchange_stats_;
 };
 
 }  // namespace medusa::common

@@ -158,9 +158,9 @@ class PartitionEngine {
       d_in_degree_.allocate(V_);
       d_in_degree_.upload(view.in_degree, V_, s);
       global_id_.assign(view.global_id, view.global_id + V_);
-      out_offsets_.assign(t.out_offsets.begin(), t.out_offsets.end());
       stream_.sync();  // the view's arrays may go away
     }
+    out_offsets_ = t.out_offsets;
 
     // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
     std::vector<std::byte> staging;
@@ -379,10 +379,7 @@ class PartitionEngine {
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
   // Local out-edges of heads [lo, hi), and the CSR position of head v's first out-edge.
   std::uint64_t out_edge_range(VertexId lo, VertexId hi) const { return first_out_edge(hi) - first_out_edge(lo); }
-  EdgeIndex first_out_edge(VertexId v) const {
-    if (out_offsets_.empty()) return v == 0 ? 0 : E_;  // single partition: ranges are whole
-    return out_offsets_[v];
-  }
+  EdgeIndex first_out_edge(VertexId v) const { return out_offsets_[v]; }
   // The message buffer, allocated on first use for programs that declared no messages.
   void ensure_message_buffer() {
     if (messages_allocated_) return;
@@ -521,7 +518,7 @@ class PartitionEngine {
   std::uint64_t edges_visited_ = 0;
   std::vector<EdgeIndex> input_edge_;  // CSR position -> input order, for Dump_Result
   std::vector<VertexId> global_id_;    // partitioned: local -> global, for Dump_Result
-  std::vector<EdgeIndex> out_offsets_; // partitioned: host copy, for launch ranges
+  std::vector<EdgeIndex> out_offsets_; // host copy, for the edge ranges of launches
   gpu::DeviceBuffer<VertexId> d_global_id_;
   gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;
 

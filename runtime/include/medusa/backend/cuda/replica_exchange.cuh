@@ -10,6 +10,7 @@
 // pairs on the copy stream (docs/multi-gpu.md, "MPI + NCCL").
 #pragma once
 
+#include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -53,10 +54,9 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  std::vector<std::size_t> fields, bool flags)
-      : plan_(plan), engines_(engines), fields_(std::move(fields)), flags_(flags) {
-    for (std::size_t f : fields_) field_bytes_ += Program::vertex_fields[f].size;
-    const std::size_t pack_bytes = field_bytes_ + (flags_ ? 1 : 0);
+                  common::ReplicatedState<Program> what)
+      : plan_(plan), engines_(engines), what_(std::move(what)) {
+    const std::size_t pack_bytes = what_.bytes_per_replica();
     sides_.resize(engines_.size());
     for (std::size_t p = 0; p < engines_.size(); ++p) {
       Side& s = sides_[p];
@@ -110,12 +110,13 @@ class ReplicaExchange {
 
   // Starts copying every replicated field from the owners; returns the bytes moved.
   std::uint64_t refresh_fields() {
-    return start([&](Engine& e, std::size_t k) { return e.vertex_field(fields_[k]); }, fields_.size(),
-                 [&](std::size_t k) { return Program::vertex_fields[fields_[k]].size; });
+    const std::vector<std::size_t>& fields = what_.fields;
+    return start([&](Engine& e, std::size_t k) { return e.vertex_field(fields[k]); }, fields.size(),
+                 [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; });
   }
   // Starts copying the owners' SetActive flags of this superstep to their replicas.
   std::uint64_t refresh_flags() {
-    if (!flags_) return 0;
+    if (!what_.flags) return 0;
     return start([](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); },
                  1, [](std::size_t) { return std::size_t{1}; });
   }
@@ -141,14 +142,8 @@ class ReplicaExchange {
   static double refresh_cost_per_vertex(std::size_t bytes) { return 0.05 + 0.025 * static_cast<double>(bytes); }
 
   std::string describe() const {
-    std::string names;
-    for (std::size_t f : fields_)
-      names += std::string(names.empty() ? "" : ", ") + Program::vertex_fields[f].name;
-    if (flags_) names += std::string(names.empty() ? "" : ", ") + "frontier flags";
-    return std::to_string(plan_.replica_count()) + " replicas x " +
-           std::to_string(field_bytes_ + (flags_ ? 1 : 0)) + " bytes (" +
-           (names.empty() ? std::string("nothing: no edge-side functor reads a written field") : names) +
-           "), " + (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
+    return what_.describe(plan_) + ", " +
+           (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
            " on a copy stream per GPU";
   }
 
@@ -270,9 +265,7 @@ class ReplicaExchange {
 
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;
-  std::vector<std::size_t> fields_;
-  bool flags_;
-  std::size_t field_bytes_ = 0;
+  common::ReplicatedState<Program> what_;
   bool peer_ok_ = true;
   bool sent_once_ = false;
   bool timing_pending_ = false;

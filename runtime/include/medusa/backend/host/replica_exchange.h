@@ -3,7 +3,7 @@
 // session code is shared; see docs/multi-gpu.md.
 #pragma once
 
-#include <medusa/backend/common/format_bytes.h>
+#include <medusa/backend/common/replicated_state.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 
@@ -26,13 +26,13 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  std::vector<std::size_t> fields, bool flags)
-      : plan_(plan), engines_(engines), fields_(std::move(fields)), flags_(flags) {}
+                  common::ReplicatedState<Program> what)
+      : plan_(plan), engines_(engines), what_(std::move(what)) {}
 
   // Copies every replicated field from the owners; returns the bytes copied.
   std::uint64_t refresh_fields() {
     std::uint64_t bytes = 0;
-    for (std::size_t f : fields_) {
+    for (std::size_t f : what_.fields) {
       const std::size_t size = Program::vertex_fields[f].size;
       bytes += copy_routes(size, [&](Engine& e) { return e.vertex_field(f); });
     }
@@ -40,7 +40,7 @@ class ReplicaExchange {
   }
   // Copies the owners' SetActive flags of this superstep to their replicas.
   std::uint64_t refresh_flags() {
-    if (!flags_) return 0;
+    if (!what_.flags) return 0;
     return copy_routes(1, [](Engine& e) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); });
   }
   // Host copies are done when refresh_*() returns.
@@ -52,18 +52,7 @@ class ReplicaExchange {
   // edge visit.
   static double refresh_cost_per_vertex(std::size_t bytes) { return 0.05 * static_cast<double>(bytes); }
 
-  std::string describe() const {
-    std::size_t per_replica = flags_ ? 1 : 0;
-    std::string names;
-    for (std::size_t f : fields_) {
-      per_replica += Program::vertex_fields[f].size;
-      names += std::string(names.empty() ? "" : ", ") + Program::vertex_fields[f].name;
-    }
-    if (flags_) names += std::string(names.empty() ? "" : ", ") + "frontier flags";
-    return std::to_string(plan_.replica_count()) + " replicas x " + std::to_string(per_replica) +
-           " bytes (" + (names.empty() ? std::string("nothing: no edge-side functor reads a written field") : names) +
-           "), host memory copies";
-  }
+  std::string describe() const { return what_.describe(plan_) + ", host memory copies"; }
 
  private:
   template <class Array>
@@ -89,8 +78,7 @@ class ReplicaExchange {
 
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;
-  std::vector<std::size_t> fields_;
-  bool flags_;
+  common::ReplicatedState<Program> what_;
   double seconds_ = 0.0;
 };
 
