@@ -174,9 +174,10 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
               static_cast<unsigned long long>(stats.edges_visited), static_cast<unsigned long long>(edges),
               stats.stop_reason.c_str());
   if (stats.partitions > 1) {
-    std::printf("%s: %u partitions, %u-hop replicas: %u refreshes, %.3f MB exchanged (%.3f MB per superstep), "
-                "%.3f ms copying (%.1f%% of the run)\n",
-                name.c_str(), stats.partitions, stats.replication_hops, stats.exchange_refreshes,
+    std::printf("%s: %u partitions, %u-hop replicas (replication factor %.2f): %u refreshes, %.3f MB exchanged "
+                "(%.3f MB per superstep), %.3f ms copying (%.1f%% of the run)\n",
+                name.c_str(), stats.partitions, stats.replication_hops, stats.replication_factor,
+                stats.exchange_refreshes,
                 static_cast<double>(stats.exchange_bytes) / 1e6,
                 stats.supersteps ? static_cast<double>(stats.exchange_bytes) / 1e6 / stats.supersteps : 0.0,
                 stats.exchange_seconds * 1e3,

@@ -51,6 +51,7 @@ struct RunStats {
   // Partitioned runs (gpuCount > 1): the replica exchange.
   std::uint32_t partitions = 1;
   std::uint32_t replication_hops = 1;
+  double replication_factor = 1.0;       // local vertex copies / vertices (owned + replicas)
   std::uint32_t exchange_refreshes = 0;  // field and frontier-flag refreshes
   std::uint64_t exchange_bytes = 0;      // bytes copied between partitions
   double exchange_seconds = 0.0;         // time the copies took (on the GPUs' copy streams)

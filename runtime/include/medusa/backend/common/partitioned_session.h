@@ -266,6 +266,7 @@ class PartitionedSession : public SessionBase {
     for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
     stats_.partitions = static_cast<std::uint32_t>(engines_.size());
     stats_.replication_hops = hops_;
+    if (engines_.size() > 1) stats_.replication_factor = plan_.replication_factor();
     if (exchange_) stats_.exchange_seconds = exchange_->transfer_seconds();
     stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (conf_.verbose) {
