@@ -9,10 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kinds_test {
@@ -144,6 +146,25 @@ struct SendAtWeightStep {  // EDGE: sends only in the superstep equal to its wei
     if (e.weight == static_cast<int>(medusa::Superstep())) e.sendMsg(1);
   }
 };
+struct SendByWeightStep {  // ELIST, edge-parallel: edge i sends when weight % 3 is the superstep
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::EdgeList<EdgeProxy>& el) const {
+    for (std::uint32_t i = 0; i < el.size(); ++i) edge(v, el, i);
+  }
+  MEDUSA_HD void edge(VertexProxy& v, medusa::EdgeList<EdgeProxy>& el, std::uint32_t i) const {
+    EdgeProxy e = el[i];
+    if (e.weight % 3 == static_cast<int>(medusa::Superstep())) e.sendMsg(e.weight * 10 + v.value);
+  }
+};
+struct KeepCombined {  // VERTEX (over Domain::Received in the pull-fusion probe)
+  MEDUSA_HD void operator()(VertexProxy& v) const { v.count = v.combined_msg(); }
+};
+struct SumSlots {  // MLIST: reads the buffer a fused Combiner must have left as the launch would
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::MessageList<int>& ml) const {
+    int s = 0;
+    for (std::uint32_t i = 0; i < ml.size(); ++i) s = s * 7 + ml[i];
+    v.out = s;
+  }
+};
 struct CountVisits {  // VERTEX
   MEDUSA_HD void operator()(VertexProxy& v) const { v.out = v.out + 1; }
 };
@@ -199,6 +220,22 @@ struct SumList_element {
     f(v, ml);
   }
 };
+struct SendByWeightStep_edge_element {  // what medusa-cc emits for a proven-independent edge loop
+  SendByWeightStep f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id, std::uint32_t i) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
+    f.edge(v, el, i);
+  }
+};
+struct SumSlots_element {
+  SumSlots f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::MessageList<int> ml(&c, id);
+    f(v, ml);
+  }
+};
 struct TripleMessage_element {
   TripleMessage f;
   MEDUSA_HD void operator()(const Ctx& c, const VA&, const EA&, EdgeIndex slot) const {
@@ -216,6 +253,9 @@ MEDUSA_TEST_EMV_LAUNCH(kinds_test::TripleMessage, MESSAGE, kinds_test::TripleMes
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::TakeCombined, VERTEX, kinds_test::VertexElement<kinds_test::TakeCombined>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::MarkReceived, VERTEX, kinds_test::VertexElement<kinds_test::MarkReceived>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendAtWeightStep, EDGE, kinds_test::EdgeElement<kinds_test::SendAtWeightStep>, kinds_test::Program)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendByWeightStep, kinds_test::SendByWeightStep_edge_element, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::KeepCombined, VERTEX, kinds_test::VertexElement<kinds_test::KeepCombined>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumSlots, MLIST, kinds_test::SumSlots_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::CountVisits, VERTEX, kinds_test::VertexElement<kinds_test::CountVisits>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateOddEdges, EDGE, kinds_test::EdgeElement<kinds_test::ActivateOddEdges>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateEvenVertices, VERTEX, kinds_test::VertexElement<kinds_test::ActivateEvenVertices>, kinds_test::Program)
@@ -450,6 +490,74 @@ TEST_CASE("InitMessageBuffer clears the Received set of the previous superstep",
   device.Dump_Result(g);
   const int expected[5] = {0, 1, 0, 1, 0};
   for (VertexId v = 0; v < 5; ++v) CHECK(g.vertex(v).out == expected[v]);
+}
+
+// Pull fusion (InitMessageBuffer; edge-parallel ELIST over all vertices; Combiner as one pass) must
+// leave exactly what
+// the three steps leave: combined values, receiver flags and every message slot, which later
+// supersteps (here without InitMessageBuffer) and MLIST read.
+struct FusionProbe {
+  std::vector<int> out, count, seen;
+  medusa::RunStats stats;
+};
+FusionProbe run_fusion_probe(medusa::CombinerOp op, int init, bool fuse) {
+  GraphT g = make_graph(200, 300, 5);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).count = -9;
+  medusa::Config conf;
+  conf.maxIteration = 3;
+  conf.combinerOpType = op;
+  conf.pullFusion = fuse;
+  auto device = medusa::Init_Device_DS(g, conf);
+  FusionProbe p;
+  p.stats = device.Run([init] {
+    if (medusa::Superstep() == 0) medusa::InitMessageBuffer(init);
+    medusa::EMV<medusa::ELIST>::Run(SendByWeightStep{});
+    medusa::Combiner();
+    medusa::Combiner();  // a second Combiner reads the slots the first one left
+    medusa::EMV<medusa::VERTEX>::Run(KeepCombined{}, medusa::Received);
+    medusa::EMV<medusa::MLIST>::Run(SumSlots{});
+  });
+  device.Dump_Result(g);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    p.out.push_back(g.vertex(v).out);
+    p.count.push_back(g.vertex(v).count);
+  }
+  return p;
+}
+
+TEST_CASE("Pull fusion leaves the combined values, receivers and message slots unchanged", "[runtime]") {
+  for (const auto& [op, init] : {std::pair{medusa::MEDUSA_SUM, 0}, std::pair{medusa::MEDUSA_MIN, INT_MAX},
+                                 std::pair{medusa::MEDUSA_MAX, -5}}) {
+    INFO("operator " << static_cast<int>(op));
+    const FusionProbe fused = run_fusion_probe(op, init, true);
+    const FusionProbe plain = run_fusion_probe(op, init, false);
+    CHECK(fused.out == plain.out);
+    CHECK(fused.count == plain.count);
+    CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
+    CHECK(std::count(plain.count.begin(), plain.count.end(), -9) > 0);  // some never received
+  }
+}
+
+TEST_CASE("A launch between InitMessageBuffer and Combiner is issued as written, in order", "[runtime]") {
+  // The ELIST launch waits for Combiner(); the MLIST launch in between must first see it run.
+  GraphT g = make_graph(30, 120, 6);
+  auto device = medusa::Init_Device_DS(g, one_step());
+  device.Run([] {
+    medusa::InitMessageBuffer(0);
+    medusa::EMV<medusa::ELIST>::Run(SendByWeightStep{});
+    medusa::EMV<medusa::MLIST>::Run(SumList{});
+    medusa::Combiner();
+    medusa::EMV<medusa::VERTEX>::Run(KeepCombined{});
+  });
+  device.Dump_Result(g);
+  std::vector<int> expected(g.vertex_count(), 0);
+  for (EdgeIndex i = 0; i < g.edge_count(); ++i)
+    if (g.edge(i).weight % 3 == 0)
+      expected[g.edge_dst(i)] += g.edge(i).weight * 10 + static_cast<int>(3 * g.edge_src(i) + 1);
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    REQUIRE(g.vertex(v).out == expected[v]);
+    REQUIRE(g.vertex(v).count == expected[v]);
+  }
 }
 
 TEST_CASE("SetActive on edges: Domain::Active for EDGE visits them in the next superstep", "[runtime]") {

@@ -39,6 +39,11 @@ struct Config {
   std::uint32_t maxIteration = 2147483647u;  // 2^31 - 1, as in the paper
   std::uint32_t messagesPerEdge = 1;         // the paper's m: slots per edge in the message buffer
   Layout layout = Layout::Auto;
+  // Runs an edge-parallel ELIST launch over all vertices together with the built-in
+  // Combiner() that follows it, as one pull pass over each vertex's in-edges (no scattered
+  // message writes). Same results; single-partition runs with m = 1. MEDUSA_PULL_FUSION=off in the
+  // environment also turns it off.
+  bool pullFusion = true;
   bool verbose = false;                      // print layout choice, memory use, per-superstep stats
 };
 

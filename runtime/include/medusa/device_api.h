@@ -9,6 +9,14 @@
 
 namespace medusa {
 
+// Where sendMsg puts a message in a pull-fused launch (docs/design/pull-fusion.md): one edge's
+// slot, folded by the thread that combines the edge's tail.
+template <class Msg>
+struct FoldSlot {
+  Msg value;
+  bool sent;
+};
+
 // Device pointers (host pointers on the host backend) one EMV launch needs. Passed by value to
 // kernels (as a __grid_constant__ parameter on CUDA); handles keep a pointer to it.
 template <class Msg>
@@ -34,6 +42,9 @@ struct KernelCtx {
   const VertexId* global_id = nullptr;          // local vertex -> global ID
   const std::uint32_t* out_degree = nullptr;    // global out-degree of each local vertex
   const std::uint32_t* in_degree = nullptr;     // global in-degree of each local vertex
+  // Pull-fused Combiner: non-null in the copy of the context that runs one in-edge's work; sendMsg
+  // writes here instead of the message buffer (m is 1 then).
+  FoldSlot<Msg>* fold_slot = nullptr;
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
@@ -134,6 +145,11 @@ struct EdgeHandle {
   // Sends msg along this edge to its tail.
   MEDUSA_HD void sendMsg(const Msg& msg) const {
     const KernelCtx<Msg>& c = *medusa_ctx_;
+    if (c.fold_slot != nullptr) {  // m == 1: a second send replaces the first, as in the buffer
+      c.fold_slot->value = msg;
+      c.fold_slot->sent = true;
+      return;
+    }
     EdgeIndex slot = c.rid[medusa_eid_] * c.m;
     if (c.m > 1) {
       const std::uint32_t k = detail::atomic_inc(&c.send_counts[medusa_eid_]);

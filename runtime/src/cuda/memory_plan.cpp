@@ -79,6 +79,9 @@ MemoryPlan plan_memory(const GraphShape& g) {
   if (g.received) p.items.push_back({"received flags", V});
   if (g.partitioned)
     p.items.push_back({"partition maps (global IDs, global degrees)", mul(V, 3 * sizeof(std::uint32_t))});
+  if (g.pull_fusion)
+    p.items.push_back({"in-edge sources and positions (pull fusion)", mul(E, 2 * sizeof(std::uint32_t))});
+  p.items.push_back({"Combiner degree bins", mul(g.binned_vertices, sizeof(std::uint32_t))});
   p.items.push_back({"step counters", 64});
   p.items.push_back({"CUB temporary storage", g.temp_bytes});
   return p;

@@ -17,6 +17,7 @@
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/common/step_state_guard.h>
 #include <medusa/backend/common/stop_decision.h>
@@ -36,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -94,6 +96,7 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
     }
+    pull_fusion_ = engines_.size() == 1 && pull_fusion_enabled<Program>(conf_);
     if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
 
@@ -123,17 +126,33 @@ class PartitionedSession : public SessionBase {
 
   template <class Op>
   void combine(const Op& op) {
+    flush_deferred();
     for (auto& e : engines_) e->combine(op);
   }
 
   // ---- SessionBase ----
   void init_message_buffer(const void* value, const std::type_info& type) override {
     const Message init = message_from_value<Message>(value, type);
-    for (auto& e : engines_) e->init_message_buffer(init);
+    flush_deferred();
+    if (pull_fusion_) {  // a fused pass writes every slot: the fill waits to see if one follows
+      fill_deferred_ = true;
+      deferred_fill_ = init;
+    } else {
+      for (auto& e : engines_) e->init_message_buffer(init);
+    }
     message_hop_ = hops_;
   }
   void combine_builtin() override {
-    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
+    if (deferred_push_) {  // InitMessageBuffer; EMV<EDGE/ELIST>::Run(All); Combiner(): one pass
+      const auto fused = std::move(deferred_fused_);
+      clear_deferred();
+      fused(deferred_fill_);
+      return;
+    }
+    flush_deferred();
+    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) {
+      for (auto& e : engines_) e->combine(op);
+    });
   }
   std::uint32_t superstep() const override { return superstep_; }
   const Config& config() const override { return conf_; }
@@ -142,6 +161,7 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
+    flush_deferred();
     dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
       e.template launch<K>(domain, element, r);
     });
@@ -149,10 +169,17 @@ class PartitionedSession : public SessionBase {
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
-    dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
-      e.launch_elist_edges(domain, element, r);
-    });
+    const auto push = [this, domain, element] {
+      dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
+        e.launch_elist_edges(domain, element, r);
+      });
+    };
+    if (can_defer(domain)) return defer(push, ElistInEdgeWork<Element>{element});
+    flush_deferred();
+    push();
   }
+  // Whether InitMessageBuffer + EDGE/ELIST + Combiner runs as one pull pass (pull_fusion.h).
+  bool pull_fusion() const { return pull_fusion_; }
 
   // Statistics of the last Run().
   const RunStats& last_stats() const { return stats_; }
@@ -206,6 +233,37 @@ class PartitionedSession : public SessionBase {
     }
   }
 
+  // ---- Pull fusion: a launch over all elements right after InitMessageBuffer waits for the next
+  // call; Combiner() fuses it, anything else issues the fill and the launch as they were.
+  bool can_defer(Domain domain) const {
+    return pull_fusion_ && domain == Domain::All && fill_deferred_ && !deferred_push_;
+  }
+  template <class Push, class Work>
+  void defer(const Push& push, const Work& work) {
+    deferred_push_ = push;
+    deferred_fused_ = [this, work](const Message& fill) {
+      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
+        engines_[0]->fused_combine(work, op, fill);
+      });
+    };
+  }
+  void flush_deferred() {
+    if (fill_deferred_) {
+      fill_deferred_ = false;
+      for (auto& e : engines_) e->init_message_buffer(deferred_fill_);
+    }
+    if (deferred_push_) {
+      const auto push = std::move(deferred_push_);
+      clear_deferred();
+      push();
+    }
+  }
+  void clear_deferred() {
+    fill_deferred_ = false;
+    deferred_push_ = nullptr;
+    deferred_fused_ = nullptr;
+  }
+
   void refresh_fields() {
     stats_.exchange_bytes += exchange_->refresh_fields();
     stats_.exchange_refreshes += 1;
@@ -217,6 +275,7 @@ class PartitionedSession : public SessionBase {
     try {
       return run_supersteps(iteration);
     } catch (...) {
+      clear_deferred();
       for (auto& e : engines_) e->abandon();
       throw;
     }
@@ -236,6 +295,7 @@ class PartitionedSession : public SessionBase {
       medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
+      flush_deferred();
       if (exchange_ && Program::uses.vertex_frontier) {
         stats_.exchange_bytes += exchange_->refresh_flags();
         stats_.exchange_refreshes += 1;
@@ -343,6 +403,11 @@ class PartitionedSession : public SessionBase {
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;
   std::unique_ptr<Exchange> exchange_;
+  bool pull_fusion_ = false;
+  bool fill_deferred_ = false;  // InitMessageBuffer(deferred_fill_) not issued yet
+  Message deferred_fill_{};
+  std::function<void()> deferred_push_;                 // the deferred launch, as issued
+  std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};

@@ -2,12 +2,11 @@
 // [in_offsets[v]*m, in_offsets[v+1]*m); the graph-aware buffer already groups every vertex's
 // messages, so no sort or grouping pass precedes the reduction.
 //
-// Two implementations, chosen per session from the average segment length (see
-// choose_combiner()):
-//  * cub::DeviceSegmentedReduce, one thread block per segment: best for long segments;
-//  * a group of G lanes of one warp per segment (G = 4 or 32): CUB's block per segment leaves
-//    most threads idle when vertices have tens of messages (the kron/social graphs) or a few
-//    (road graphs).
+// The default folds each vertex with 4 lanes, a warp or a block by its segment length
+// (gather.cuh, CombinerStrategy::Binned). MEDUSA_COMBINER selects one of the others for
+// benchmarking and for testing every path:
+//  * cub::DeviceSegmentedReduce, one thread block per segment;
+//  * a group of G lanes of one warp per segment (G = 4 or 32) for every vertex.
 // Both need the operator to be associative and commutative (as CUB's reductions do).
 #pragma once
 
@@ -25,10 +24,12 @@
 
 namespace medusa::gpu {
 
-enum class CombinerStrategy { Group4, Warp, CubBlock };
+enum class CombinerStrategy { Binned, Group4, Warp, CubBlock };
 
 inline const char* combiner_strategy_name(CombinerStrategy s) {
   switch (s) {
+    case CombinerStrategy::Binned:
+      return "by degree: 4 lanes (<= 16 slots), a warp (<= 2048), a thread block (more) per vertex";
     case CombinerStrategy::Group4: return "4 lanes per vertex";
     case CombinerStrategy::Warp: return "one warp per vertex";
     case CombinerStrategy::CubBlock: return "cub::DeviceSegmentedReduce (one block per vertex)";
@@ -36,18 +37,14 @@ inline const char* combiner_strategy_name(CombinerStrategy s) {
   return "unknown";
 }
 
-// From the average number of message slots per vertex; MEDUSA_COMBINER=group4|warp|cub in the
-// environment overrides (for benchmarking and for testing every path).
-inline CombinerStrategy choose_combiner(std::uint64_t vertices, std::uint64_t slots) {
+// Binned unless MEDUSA_COMBINER=group4|warp|cub in the environment asks for one of the others.
+inline CombinerStrategy choose_combiner() {
   if (const char* env = std::getenv("MEDUSA_COMBINER")) {
     if (std::strcmp(env, "group4") == 0) return CombinerStrategy::Group4;
     if (std::strcmp(env, "warp") == 0) return CombinerStrategy::Warp;
     if (std::strcmp(env, "cub") == 0) return CombinerStrategy::CubBlock;
   }
-  const double avg = vertices == 0 ? 0.0 : static_cast<double>(slots) / static_cast<double>(vertices);
-  if (avg <= 8.0) return CombinerStrategy::Group4;
-  if (avg <= 1024.0) return CombinerStrategy::Warp;
-  return CombinerStrategy::CubBlock;
+  return CombinerStrategy::Binned;
 }
 
 namespace kernels {
@@ -64,49 +61,6 @@ __device__ __forceinline__ T shfl_down_any(const T& v, unsigned delta, int width
   T r;
   std::memcpy(&r, w, sizeof(T));
   return r;
-}
-
-// out[v] = init op (the slots of segment v), one group of G lanes per segment. The group
-// reduction carries a "has a value" flag instead of needing an identity element.
-template <int G, class Msg, class Op>
-__global__ void __launch_bounds__(kBlock)
-    group_segmented_reduce_kernel(const Msg* __restrict__ in, Msg* __restrict__ out,
-                                  const EdgeIndex* __restrict__ offsets, std::uint64_t segments,
-                                  std::uint32_t m, Op op, Msg init) {
-  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
-  const unsigned sub = threadIdx.x & (G - 1);
-  const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-  const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / G;
-  // The bound is per group, and groups never straddle warps, so every shuffle has its whole warp
-  // (a warp's groups may differ in trip count only when `segments` is not a multiple of 32/G;
-  // hence the loop runs to the warp's last group).
-  const std::uint64_t warp_first = group - (threadIdx.x & 31u) / G;
-  for (std::uint64_t base = warp_first; base < segments; base += groups) {
-    const std::uint64_t v = base + (threadIdx.x & 31u) / G;
-    const bool valid = v < segments;
-    EdgeIndex begin = 0, end = 0;
-    if (valid) {
-      begin = offsets[v] * m;
-      end = offsets[v + 1] * m;
-    }
-    Msg acc = init;
-    bool have = false;
-    for (EdgeIndex i = begin + sub; i < end; i += G) {
-      const Msg x = in[i];
-      acc = have ? op(acc, x) : x;
-      have = true;
-    }
-#pragma unroll
-    for (int o = G / 2; o > 0; o >>= 1) {
-      const Msg other = shfl_down_any(acc, static_cast<unsigned>(o), G);
-      const bool other_has = __shfl_down_sync(0xffffffffu, have ? 1 : 0, o, G) != 0;
-      if (sub + o < static_cast<unsigned>(G) && other_has) {
-        acc = have ? op(acc, other) : other;
-        have = true;
-      }
-    }
-    if (valid && sub == 0) out[v] = have ? op(init, acc) : init;
-  }
 }
 
 }  // namespace kernels
@@ -134,21 +88,6 @@ void segmented_reduce(void* d_temp, std::size_t temp_bytes, const Msg* d_in, Msg
   MEDUSA_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
       d_temp, temp_bytes, d_in, d_out, static_cast<std::int64_t>(segments), d_offsets,
       d_offsets + 1, op, init, stream));
-}
-
-// The same with G lanes per segment; `d_offsets` are in_offsets (vertex offsets), scaled by m
-// in the kernel, so no scaled copy is needed.
-template <int G, class Msg, class Op>
-void group_segmented_reduce(const Msg* d_in, Msg* d_out, std::uint64_t segments,
-                            const EdgeIndex* d_offsets, std::uint32_t m, const Op& op,
-                            const Msg& init, unsigned max_blocks, cudaStream_t stream) {
-  if (segments == 0) return;
-  const std::uint64_t threads = segments * G;
-  const std::uint64_t blocks = (threads + kernels::kBlock - 1) / kernels::kBlock;
-  const unsigned grid = static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
-  kernels::group_segmented_reduce_kernel<G, Msg, Op>
-      <<<grid, kernels::kBlock, 0, stream>>>(d_in, d_out, d_offsets, segments, m, op, init);
-  MEDUSA_CUDA_CHECK_LAUNCH("group_segmented_reduce_kernel (Combiner)");
 }
 
 }  // namespace medusa::gpu

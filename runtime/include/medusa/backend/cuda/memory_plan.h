@@ -23,6 +23,8 @@ struct GraphShape {
   bool received = false;
   std::size_t temp_bytes = 0;  // CUB temporary storage (segmented reduce)
   bool partitioned = false;    // one partition of a multi-GPU run: global ID and degree maps
+  bool pull_fusion = false;    // in-edge sources and positions for the pull-fused Combiner
+  std::uint64_t binned_vertices = 0;  // vertices in the Combiner's medium and heavy degree lists
 };
 
 struct MemoryItem {

@@ -15,10 +15,12 @@
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/combine.cuh>
 #include <medusa/backend/cuda/device.h>
+#include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
 #include <medusa/config.h>
@@ -112,7 +114,9 @@ class PartitionEngine {
     max_blocks_ = static_cast<unsigned>(std::max(1, device_.sm_count) * 32);
 
     // The outermost replicas have no in-edges here: the combiner skips them.
-    combiner_ = gpu::choose_combiner(combine_count_, E_ * m_);
+    combiner_ = gpu::choose_combiner();
+    pull_fusion_ = view.global_id == nullptr && common::pull_fusion_enabled<Program>(conf);
+    const bool binned = combiner_ == gpu::CombinerStrategy::Binned || pull_fusion_;
 
     // Size everything first; throw before the first allocation if it cannot fit.
     std::size_t temp_bytes = 0;
@@ -135,6 +139,8 @@ class PartitionEngine {
     shape.received = Program::uses.received;
     shape.temp_bytes = temp_bytes;
     shape.partitioned = view.global_id != nullptr;
+    shape.pull_fusion = pull_fusion_;
+    if (binned) shape.binned_vertices = gpu::DegreeBins::listed_vertices(t.in_offsets, combine_count_, m_);
     plan_ = gpu::plan_memory(shape);
     gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
 
@@ -161,6 +167,8 @@ class PartitionEngine {
       stream_.sync();  // the view's arrays may go away
     }
     out_offsets_ = t.out_offsets;
+    if (binned) bins_.build(t.in_offsets, combine_count_, m_, s);
+    if (pull_fusion_) upload_in_edges(t);
 
     // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
     std::vector<std::byte> staging;
@@ -224,23 +232,29 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     ensure_message_buffer();
     cudaStream_t s = stream_.get();
-    switch (combiner_) {
-      case gpu::CombinerStrategy::Group4:
-        gpu::group_segmented_reduce<4>(d_messages_.data(), d_combined_.data(), combine_count_,
-                                       d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
-        return;
-      case gpu::CombinerStrategy::Warp:
-        gpu::group_segmented_reduce<32>(d_messages_.data(), d_combined_.data(), combine_count_,
-                                        d_in_offsets_.data(), m_, op, init_value_, max_blocks_, s);
-        return;
-      case gpu::CombinerStrategy::CubBlock:
-        break;
+    if (combiner_ != gpu::CombinerStrategy::CubBlock) {
+      gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
+      return;
     }
     const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(combine_count_, op);
     if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
     const EdgeIndex* offsets = m_ > 1 ? d_message_offsets_.data() : d_in_offsets_.data();
     gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
                            d_combined_.data(), combine_count_, offsets, op, init_value_, s);
+  }
+
+  // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
+  // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).
+  template <class Work, class Op>
+  void fused_combine(const Work& work, const Op& op, const Message& fill) {
+    gpu::DeviceScope on(device_.ordinal);
+    init_value_ = fill;
+    ensure_message_buffer();
+    using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
+    gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
+                  d_messages_.data(), fill},
+           op, d_received_.data());
+    edges_visited_ += E_;
   }
 
   void init_message_buffer(const Message& value) {
@@ -355,7 +369,13 @@ class PartitionEngine {
       r += " (the requested layout is not available on the CUDA backend yet)";
     r += "\n  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
          "independent): a thread per edge (All), 1..32 lanes per queued vertex (Active)\n";
-    r += std::string("  Combiner: ") + gpu::combiner_strategy_name(combiner_) + "\n";
+    r += std::string("  Combiner: ") +
+         gpu::combiner_strategy_name(combiner_ == gpu::CombinerStrategy::CubBlock && pull_fusion_
+                                         ? gpu::CombinerStrategy::Binned
+                                         : combiner_) +
+         (pull_fusion_ ? "; pull-fused with edge-parallel ELIST launches over all vertices that "
+                         "follow InitMessageBuffer" : "") +
+         "\n";
     r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
          "flag-compaction kernel\n";
     r += "  Domain::Received: flag scan over all vertices\n";
@@ -387,7 +407,33 @@ class PartitionEngine {
   }
 
  private:
- private:
+  // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
+  template <class Source, class Op>
+  void gather(const Source& src, const Op& op, std::uint8_t* received) {
+    const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_};
+    cudaStream_t s = stream_.get();
+    switch (combiner_) {
+      case gpu::CombinerStrategy::Group4:
+        return gpu::gather_uniform<4, Message>(src, out, combine_count_, op, max_blocks_, s);
+      case gpu::CombinerStrategy::Warp:
+        return gpu::gather_uniform<32, Message>(src, out, combine_count_, op, max_blocks_, s);
+      default:
+        return gpu::gather_binned<Message>(src, out, bins_, op, max_blocks_, s);
+    }
+  }
+
+  // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass.
+  void upload_in_edges(const Topology& t) {
+    std::vector<std::uint32_t> pos(E_);
+    for (std::uint64_t j = 0; j < E_; ++j)
+      pos[j] = static_cast<std::uint32_t>(t.in_edge[j] - t.out_offsets[t.in_src[j]]);
+    d_in_src_.allocate(E_);
+    d_in_src_.upload(t.in_src.data(), E_, stream_.get());
+    d_in_pos_.allocate(E_);
+    d_in_pos_.upload(pos.data(), E_, stream_.get());
+    stream_.sync();  // `pos` goes away
+  }
+
   // dst[0 .. n-1] = value, on the session's stream.
   void fill(Message* dst, std::uint64_t n, const Message& value) {
     if (n == 0) return;
@@ -511,7 +557,11 @@ class PartitionEngine {
   std::uint64_t V_ = 0, E_ = 0;
   std::uint32_t m_ = 1;
   unsigned max_blocks_ = 1;
-  gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Warp;
+  gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Binned;
+  bool pull_fusion_ = false;
+  gpu::DegreeBins bins_;
+  gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
+  gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;

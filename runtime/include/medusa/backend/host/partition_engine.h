@@ -103,6 +103,40 @@ class PartitionEngine {
     }
   }
 
+  // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
+  // pass per vertex over its in-edges (pull_fusion.h). Slots and combined values come out exactly
+  // as the three steps leave them: the same folds in the same order.
+  template <class Work, class Op>
+  void fused_combine(const Work& work, const Op& op, const Message& fill) {
+    init_value_ = fill;
+    ensure_message_buffer();
+    const auto V = static_cast<std::int64_t>(combine_count_);
+    const EdgeIndex* in_off = in_offsets_.data();
+    const EdgeIndex* out_off = out_offsets_.data();
+    const VertexId* in_src = in_src_.data();
+    const EdgeIndex* in_edge = in_edge_.data();
+    Message* slots = messages_.data();
+    Message* out = combined_.data();
+    std::uint8_t* received = received_.allocated() ? received_.data() : nullptr;
+    const KernelCtx<Message>& c = ctx_;
+    const VertexArrays& va = vertex_arrays_;
+    const EdgeArrays& ea = edge_arrays_;
+#pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
+    for (std::int64_t v = 0; v < V; ++v) {
+      Message acc = fill;
+      bool sent = false;
+      for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
+        const VertexId u = in_src[j];
+        const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
+        slots[j] = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+        acc = op(acc, slots[j]);
+      }
+      out[v] = acc;
+      if (received != nullptr) received[v] = sent ? 1 : 0;
+    }
+    edges_visited_ += edge_count_;
+  }
+
   KernelCtx<Message> ctx() const { return ctx_; }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
@@ -132,7 +166,9 @@ class PartitionEngine {
        << "; frontiers:" << (Program::uses.vertex_frontier ? " vertex" : "")
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
-                                                                         : " none");
+                                                                         : " none")
+       << (in_src_.empty() && edge_count_ != 0 ? ""
+                                               : "; Combiner pull-fused with edge-parallel ELIST launches over all vertices");
     os << "\n";
     return os.str();
   }
@@ -276,6 +312,10 @@ class PartitionEngine {
     edge_src_ = t.edge_src;
     rid_ = t.rid;
     in_offsets_ = t.in_offsets;
+    if (common::pull_fusion_enabled<Program>(conf_)) {  // the fused pass walks in-edges
+      in_src_ = t.in_src;
+      in_edge_ = t.in_edge;
+    }
     input_edge_.assign(view.input_edge, view.input_edge + t.edge_count);
     if (view.global_id != nullptr) {
       global_id_.assign(view.global_id, view.global_id + vertex_count_);
@@ -285,9 +325,10 @@ class PartitionEngine {
   }
 
   std::size_t topology_bytes() const {
-    return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size()) *
+    return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size() +
+            in_edge_.size()) *
                sizeof(EdgeIndex) +
-           (out_dst_.size() + edge_src_.size()) * sizeof(VertexId);
+           (out_dst_.size() + edge_src_.size() + in_src_.size()) * sizeof(VertexId);
   }
 
   // Bytes Init_Device_DS allocates besides the topology.
@@ -401,6 +442,8 @@ class PartitionEngine {
   EdgeIndex edge_count_ = 0;
   std::vector<EdgeIndex> out_offsets_, rid_, in_offsets_, input_edge_;
   std::vector<VertexId> out_dst_, edge_src_;
+  std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
+  std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
 
