@@ -96,7 +96,7 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
     }
-    pull_fusion_ = engines_.size() == 1 && pull_fusion_enabled<Program>(conf_);
+    pull_fusion_ = engines_.size() == 1 && engines_[0]->pull_fusion();
     if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
 
@@ -143,16 +143,13 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
-    if (deferred_push_) {  // InitMessageBuffer; EMV<EDGE/ELIST>::Run(All); Combiner(): one pass
+    if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
       fused(deferred_fill_);
       return;
     }
-    flush_deferred();
-    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) {
-      for (auto& e : engines_) e->combine(op);
-    });
+    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
   }
   std::uint32_t superstep() const override { return superstep_; }
   const Config& config() const override { return conf_; }
@@ -174,7 +171,7 @@ class PartitionedSession : public SessionBase {
         e.launch_elist_edges(domain, element, r);
       });
     };
-    if (can_defer(domain)) return defer(push, ElistInEdgeWork<Element>{element});
+    if (can_defer(domain)) return defer(push, element);
     flush_deferred();
     push();
   }

@@ -34,20 +34,9 @@ bool pull_fusion_enabled(const Config& conf) {
          std::is_arithmetic_v<typename Program::Message>;
 }
 
-// The work of one edge, addressed the way the fused pass finds it: source u and the edge's position
-// i among u's out-edges (in-edge arrays in_src / in_pos). An edge-parallel ELIST element runs the
-// functor's prologue and loop iteration i for u.
-template <class Element>
-struct ElistInEdgeWork {
-  Element element;
-  template <class Msg, class VA, class EA>
-  MEDUSA_HD void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea, VertexId u,
-                            std::uint32_t i) const {
-    element(c, va, ea, u, i);
-  }
-};
 // Runs one in-edge's work with sendMsg redirected into a slot; returns the slot's value (the fill
-// value when the edge sent nothing) and ORs `sent`.
+// value when the edge sent nothing) and ORs `sent`. `work` is an edge-parallel ELIST element:
+// work(c, va, ea, u, i) runs the functor's prologue and loop iteration i for source u.
 template <class Msg, class VA, class EA, class Work>
 MEDUSA_HD inline Msg run_in_edge(const KernelCtx<Msg>& c, const VA& va, const EA& ea,
                                  const Work& work, VertexId u, std::uint32_t i, const Msg& fill,

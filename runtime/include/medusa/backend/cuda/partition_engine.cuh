@@ -115,7 +115,7 @@ class PartitionEngine {
 
     // The outermost replicas have no in-edges here: the combiner skips them.
     combiner_ = gpu::choose_combiner();
-    pull_fusion_ = view.global_id == nullptr && common::pull_fusion_enabled<Program>(conf);
+    pull_fusion_ = common::pull_fusion_enabled<Program>(conf);  // (one partition only)
     const bool binned = combiner_ == gpu::CombinerStrategy::Binned || pull_fusion_;
 
     // Size everything first; throw before the first allocation if it cannot fit.
@@ -350,6 +350,8 @@ class PartitionEngine {
   }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
+
+  bool pull_fusion() const { return pull_fusion_; }
 
   // Layout, memory use and execution strategies, for Config::verbose and users tuning a program.
   std::string report() const {

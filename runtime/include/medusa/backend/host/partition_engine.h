@@ -137,6 +137,7 @@ class PartitionEngine {
     edges_visited_ += edge_count_;
   }
 
+  bool pull_fusion() const { return pull_fusion_; }
   KernelCtx<Message> ctx() const { return ctx_; }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
@@ -167,8 +168,7 @@ class PartitionEngine {
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
                                                                          : " none")
-       << (in_src_.empty() && edge_count_ != 0 ? ""
-                                               : "; Combiner pull-fused with edge-parallel ELIST launches over all vertices");
+       << (pull_fusion_ ? "; Combiner pull-fused with edge-parallel ELIST launches over all vertices" : "");
     os << "\n";
     return os.str();
   }
@@ -312,7 +312,8 @@ class PartitionEngine {
     edge_src_ = t.edge_src;
     rid_ = t.rid;
     in_offsets_ = t.in_offsets;
-    if (common::pull_fusion_enabled<Program>(conf_)) {  // the fused pass walks in-edges
+    pull_fusion_ = common::pull_fusion_enabled<Program>(conf_);
+    if (pull_fusion_) {  // the fused pass walks in-edges
       in_src_ = t.in_src;
       in_edge_ = t.in_edge;
     }
@@ -442,6 +443,7 @@ class PartitionEngine {
   EdgeIndex edge_count_ = 0;
   std::vector<EdgeIndex> out_offsets_, rid_, in_offsets_, input_edge_;
   std::vector<VertexId> out_dst_, edge_src_;
+  bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
