@@ -8,6 +8,7 @@
 
 #include "support/emv_launch.h"
 #include "support/random_graph.h"
+#include "support/scoped_env.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,9 +19,11 @@
 
 namespace elist_edges_test {
 
-// Uniform random edges plus `hubs` vertices with `hub_degree` extra out-edges and in-edges each.
+// Uniform random edges plus `hubs` vertices with `hub_degree` extra out-edges and in-edges each
+// (more in-edges than two of the GPU Combiner's 4096-slot chunks; frontiers past the 2^15 edges
+// at which the GPU expands a queue in edge-balanced tiles).
 medusa_test::EdgeList hub_graph() {
-  constexpr std::uint32_t kVertices = 3000, kHubs = 4, kHubDegree = 2500;
+  constexpr std::uint32_t kVertices = 3000, kHubs = 4, kHubDegree = 9000;
   medusa_test::EdgeList g = medusa_test::random_graph(kVertices, 15000, 7);
   for (std::uint32_t h = 0; h < kHubs; ++h)
     for (std::uint32_t k = 0; k < kHubDegree; ++k) {
@@ -30,6 +33,24 @@ medusa_test::EdgeList hub_graph() {
       g.src.push_back(static_cast<std::uint32_t>(medusa_test::mix64(h * 100000 + k + 7) % kVertices));
       g.dst.push_back(h * 701 % kVertices);
     }
+  return g;
+}
+
+// Vertex 0 points at kLeaves leaves; every other leaf has one out-edge, so the second frontier
+// alternates degree 0 and 1 and a tile of edge-balanced expansion spans more queued vertices than
+// it keeps in shared memory.
+medusa_test::EdgeList alternating_leaves_graph() {
+  constexpr std::uint32_t kLeaves = 80000;
+  medusa_test::EdgeList g;
+  g.vertex_count = 1 + kLeaves + kLeaves / 2;
+  for (std::uint32_t i = 1; i <= kLeaves; ++i) {
+    g.src.push_back(0);
+    g.dst.push_back(i);
+    if (i % 2 == 1) {
+      g.src.push_back(i);
+      g.dst.push_back(kLeaves + 1 + i / 2);
+    }
+  }
   return g;
 }
 
@@ -366,4 +387,32 @@ TEST_CASE("edge-parallel ELIST BFS-Q equals the per-vertex path (Active, hubs)",
     CHECK(edges.stats.supersteps == plain.stats.supersteps);
     CHECK(plain.stats.supersteps > 2);
   }
+}
+
+TEST_CASE("BFS-Q with every frontier pulled, or none, equals the per-vertex path (hubs)", "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  for (const char* pull : {"always", "never"}) {
+    const medusa_test::ScopedEnv env("MEDUSA_FRONTIER_PULL", pull);
+    for (medusa::VertexId source : {0u, 5u}) {
+      INFO("MEDUSA_FRONTIER_PULL=" << pull << ", source " << source);
+      const LevelRun plain = run_bfs<Expand>(el, source);
+      const LevelRun edges = run_bfs<ExpandEdges>(el, source);
+      CHECK(edges.levels == plain.levels);
+      CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
+      CHECK(edges.stats.supersteps == plain.stats.supersteps);
+    }
+  }
+}
+
+TEST_CASE("edge-parallel ELIST BFS-Q equals the per-vertex path (frontier of alternating empty vertices)",
+          "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = alternating_leaves_graph();
+  const LevelRun plain = run_bfs<Expand>(el, 0);
+  const LevelRun edges = run_bfs<ExpandEdges>(el, 0);
+  CHECK(plain.levels[el.vertex_count - 1] == 2u);
+  CHECK(edges.levels == plain.levels);
+  CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
+  CHECK(plain.stats.supersteps == 3);
 }

@@ -6,6 +6,7 @@
 
 #include "support/emv_launch.h"
 #include "support/random_graph.h"
+#include "support/scoped_env.h"
 
 #include <catch2/catch.hpp>
 
@@ -492,26 +493,29 @@ TEST_CASE("InitMessageBuffer clears the Received set of the previous superstep",
   for (VertexId v = 0; v < 5; ++v) CHECK(g.vertex(v).out == expected[v]);
 }
 
-// Pull fusion (InitMessageBuffer; edge-parallel ELIST over all vertices; Combiner as one pass) must
-// leave exactly what
-// the three steps leave: combined values, receiver flags and every message slot, which later
-// supersteps (here without InitMessageBuffer) and MLIST read.
+// Pull fusion (InitMessageBuffer; edge-parallel ELIST over all vertices or a frontier; Combiner as
+// one pass) must leave exactly what the three steps leave: combined values, receiver flags and
+// every message slot, which later supersteps (here without InitMessageBuffer) and MLIST read.
 struct FusionProbe {
   std::vector<int> out, count, seen;
   medusa::RunStats stats;
 };
-FusionProbe run_fusion_probe(medusa::CombinerOp op, int init, bool fuse) {
+FusionProbe run_fusion_probe(medusa::CombinerOp op, int init, bool fuse,
+                             medusa::Domain domain = medusa::Domain::All) {
   GraphT g = make_graph(200, 300, 5);
-  for (VertexId v = 0; v < g.vertex_count(); ++v) g.vertex(v).count = -9;
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    g.vertex(v).count = -9;
+    if (v % 3 == 0) g.SetActive(v);
+  }
   medusa::Config conf;
   conf.maxIteration = 3;
   conf.combinerOpType = op;
   conf.pullFusion = fuse;
   auto device = medusa::Init_Device_DS(g, conf);
   FusionProbe p;
-  p.stats = device.Run([init] {
+  p.stats = device.Run([init, domain] {
     if (medusa::Superstep() == 0) medusa::InitMessageBuffer(init);
-    medusa::EMV<medusa::ELIST>::Run(SendByWeightStep{});
+    medusa::EMV<medusa::ELIST>::Run(SendByWeightStep{}, domain);
     medusa::Combiner();
     medusa::Combiner();  // a second Combiner reads the slots the first one left
     medusa::EMV<medusa::VERTEX>::Run(KeepCombined{}, medusa::Received);
@@ -535,6 +539,29 @@ TEST_CASE("Pull fusion leaves the combined values, receivers and message slots u
     CHECK(fused.count == plain.count);
     CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
     CHECK(std::count(plain.count.begin(), plain.count.end(), -9) > 0);  // some never received
+  }
+}
+
+TEST_CASE("Pulling a frontier leaves the combined values, receivers and message slots unchanged",
+          "[runtime]") {
+  // Forced pull: superstep 0 pulls the seeded third of the vertices (the later supersteps have no
+  // InitMessageBuffer to fuse with).
+  for (const auto& [op, init] : {std::pair{medusa::MEDUSA_SUM, 0}, std::pair{medusa::MEDUSA_MIN, INT_MAX},
+                                 std::pair{medusa::MEDUSA_MAX, -5}}) {
+    INFO("operator " << static_cast<int>(op));
+    FusionProbe pulled;
+    {
+      const medusa_test::ScopedEnv always("MEDUSA_FRONTIER_PULL", "always");
+      pulled = run_fusion_probe(op, init, true, medusa::Domain::Active);
+    }
+    const medusa_test::ScopedEnv never("MEDUSA_FRONTIER_PULL", "never");
+    const FusionProbe pushed = run_fusion_probe(op, init, true, medusa::Domain::Active);
+    const FusionProbe all = run_fusion_probe(op, init, true, medusa::Domain::All);
+    CHECK(pulled.out == pushed.out);
+    CHECK(pulled.count == pushed.count);
+    CHECK(pulled.stats.edges_visited == pushed.stats.edges_visited);
+    CHECK(pushed.stats.edges_visited < all.stats.edges_visited);
+    CHECK(pulled.out != all.out);  // the frontier matters: only a third of the vertices sent
   }
 }
 

@@ -171,7 +171,7 @@ class PartitionedSession : public SessionBase {
         e.launch_elist_edges(domain, element, r);
       });
     };
-    if (can_defer(domain)) return defer(push, element);
+    if (can_defer(domain)) return defer(push, element, domain);
     flush_deferred();
     push();
   }
@@ -230,17 +230,22 @@ class PartitionedSession : public SessionBase {
     }
   }
 
-  // ---- Pull fusion: a launch over all elements right after InitMessageBuffer waits for the next
-  // call; Combiner() fuses it, anything else issues the fill and the launch as they were.
+  // ---- Pull fusion: a launch over all elements (or a dense frontier) right after
+  // InitMessageBuffer waits for the next call; Combiner() fuses it, anything else issues the fill
+  // and the launch as they were.
+  // A launch over the frontier fuses too when the frontier is dense enough that one pass over
+  // every in-edge (skipping inactive sources) beats pushing the frontier's edges
+  // (pull_fusion.h: prefer_frontier_pull).
   bool can_defer(Domain domain) const {
-    return pull_fusion_ && domain == Domain::All && fill_deferred_ && !deferred_push_;
+    if (!pull_fusion_ || !fill_deferred_ || deferred_push_) return false;
+    return domain == Domain::All || (domain == Domain::Active && engines_[0]->frontier_pull_preferred());
   }
   template <class Push, class Work>
-  void defer(const Push& push, const Work& work) {
+  void defer(const Push& push, const Work& work, Domain domain) {
     deferred_push_ = push;
-    deferred_fused_ = [this, work](const Message& fill) {
+    deferred_fused_ = [this, work, domain](const Message& fill) {
       visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
-        engines_[0]->fused_combine(work, op, fill);
+        engines_[0]->fused_combine(work, op, fill, domain);
       });
     };
   }

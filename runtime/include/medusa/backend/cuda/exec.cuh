@@ -13,11 +13,14 @@
 // When medusa-cc proves the loop's iterations independent it emits an edge-parallel element
 // instead, run by launch_elist_edges:
 //   ELIST (edges)   thread per edge          lanes (1..32) per queued vertex (not allowed)
+//                                            or, for frontiers of 2^15+ edges, edge-balanced
+//                                            tiles (queue_expand.cuh)
 #pragma once
 
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/backend/cuda/queue_expand.cuh>
 #include <medusa/types.h>
 
 #include <cstdint>
@@ -134,6 +137,17 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
   } else {  // Domain::Active (the session rejected Received)
     if (range.head_begin == 0) s.add_edges_visited(l.active_vertex_edges);
     if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
+    if (QueueExpansion::wanted(l.active_vertex_edges)) {
+      if (l.active_vertex_edges == 0) return;  // (the element runs per edge: nothing to run)  // queue_expand.cuh
+      const unsigned long long* ends = s.active_degree_scan();
+      const std::uint64_t tiles = (l.active_vertex_edges + kernels::kTileEdges - 1) / kernels::kTileEdges;
+      kernels::elist_queue_balanced_kernel<Msg, VA, EA, Element>
+          <<<static_cast<unsigned>(tiles < l.max_blocks ? tiles : l.max_blocks), kernels::kBlock, 0, l.stream>>>(
+              s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices, ends,
+              l.active_vertex_count, l.active_vertex_edges, range.head_begin, range.head_end);
+      MEDUSA_CUDA_CHECK_LAUNCH("elist_queue_balanced_kernel");
+      return;
+    }
     const unsigned group = detail::lanes_per_vertex(l.active_vertex_count, l.active_vertex_edges);
     kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
         <<<grid_for(l.active_vertex_count * group, l.max_blocks), kernels::kBlock, 0, l.stream>>>(

@@ -6,7 +6,9 @@
 // does not serialize one warp while the rest of the GPU idles:
 //   small  (<= 16 slots):    4 lanes per vertex, a scan over all vertices that skips the others
 //   medium (<= 2048 slots):  one warp per vertex, from a list
-//   heavy  (> 2048 slots):   one thread block per vertex, from a list
+//   heavy  (> 2048 slots):   cut into chunks of 4096 slots, one thread block per chunk; a second
+//                            kernel folds each vertex's chunk results (a hub of 300,000 in-edges
+//                            is 74 blocks, not one block that outlasts the rest of the pass)
 // Operators need only be associative and commutative: folds carry a "has a value" flag instead of
 // an identity element, and the InitMessageBuffer value is folded in last (out = op(init, acc)).
 #pragma once
@@ -35,51 +37,83 @@ struct BufferSource {
 };
 
 // Slot values computed by running the in-edge's work (the pull-fused pass); written back to the
-// buffer so that it ends as the unfused launch would leave it.
+// buffer so that it ends as the unfused launch would leave it. With `active`, only in-edges of
+// active sources run (a pulled frontier); the others hold the fill value, as unpushed slots do.
 template <class Msg, class VA, class EA, class Work>
 struct FusedSource {
   KernelCtx<Msg> ctx;
   VA va;
   EA ea;
   Work work;
-  const VertexId* in_src;      // source of the in-edge at each slot
-  const std::uint32_t* in_pos; // its position among the source's out-edges
+  const VertexId* in_src;       // source of the in-edge at each slot
+  const std::uint32_t* in_pos;  // its position among the source's out-edges
+  const std::uint8_t* active;   // frontier flags, or null: every source
   Msg* slots;
   Msg fill;
   __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
-    const Msg x = common::run_in_edge(ctx, va, ea, work, in_src[slot], in_pos[slot], fill, sent);
+    const VertexId u = in_src[slot];
+    const Msg x = active == nullptr || active[u] != 0
+                      ? common::run_in_edge(ctx, va, ea, work, u, in_pos[slot], fill, sent)
+                      : fill;
     slots[slot] = x;
     return x;
   }
 };
 
-// The vertices of one partition binned by slot count (lists on the device).
+// The vertices of one partition binned by slot count (lists on the device), with the heavy
+// vertices' chunks and room for one partial fold per chunk.
 class DegreeBins {
  public:
   static constexpr EdgeIndex kSmallSlots = 16;
   static constexpr EdgeIndex kMediumSlots = 2048;
+  static constexpr EdgeIndex kChunkSlots = 4096;
 
-  // Counts only (for the memory plan): vertices [0, n) with slots (offsets[v+1]-offsets[v])*m.
-  static std::uint64_t listed_vertices(const std::vector<EdgeIndex>& offsets, std::uint64_t n,
-                                       std::uint32_t m) {
-    std::uint64_t listed = 0;
-    for (std::uint64_t v = 0; v < n; ++v) listed += (offsets[v + 1] - offsets[v]) * m > kSmallSlots;
-    return listed;
+  // Device bytes build() allocates for vertices [0, n) with slots (offsets[v+1]-offsets[v])*m
+  // (for the memory plan; nothing is allocated).
+  static std::uint64_t device_bytes(const std::vector<EdgeIndex>& offsets, std::uint64_t n,
+                                    std::uint32_t m, std::size_t message_bytes) {
+    std::uint64_t listed = 0, heavy = 0, chunks = 0;
+    for (std::uint64_t v = 0; v < n; ++v) {
+      const EdgeIndex slots = (offsets[v + 1] - offsets[v]) * m;
+      listed += slots > kSmallSlots;
+      heavy += slots > kMediumSlots;
+      if (slots > kMediumSlots) chunks += (slots + kChunkSlots - 1) / kChunkSlots;
+    }
+    return listed * sizeof(VertexId) + (heavy + 1) * sizeof(std::uint32_t) +
+           chunks * (sizeof(std::uint32_t) + sizeof(EdgeIndex) + message_bytes + 2);
   }
 
   void build(const std::vector<EdgeIndex>& offsets, std::uint64_t n, std::uint32_t m,
-             cudaStream_t s) {
+             std::size_t message_bytes, cudaStream_t s) {
     std::vector<VertexId> medium, heavy;
+    std::vector<std::uint32_t> first_chunk{0}, chunk_owner;
+    std::vector<EdgeIndex> chunk_begin;
     for (std::uint64_t v = 0; v < n; ++v) {
-      const EdgeIndex slots = (offsets[v + 1] - offsets[v]) * m;
-      if (slots > kMediumSlots) heavy.push_back(static_cast<VertexId>(v));
-      else if (slots > kSmallSlots) medium.push_back(static_cast<VertexId>(v));
+      const EdgeIndex begin = offsets[v] * m, end = offsets[v + 1] * m;
+      if (end - begin > kMediumSlots) {
+        for (EdgeIndex c = begin; c < end; c += kChunkSlots) {
+          chunk_owner.push_back(static_cast<std::uint32_t>(heavy.size()));
+          chunk_begin.push_back(c);
+        }
+        heavy.push_back(static_cast<VertexId>(v));
+        first_chunk.push_back(static_cast<std::uint32_t>(chunk_begin.size()));
+      } else if (end - begin > kSmallSlots) {
+        medium.push_back(static_cast<VertexId>(v));
+      }
     }
     vertices_ = n;
     d_medium_.allocate(medium.size());
     d_medium_.upload(medium.data(), medium.size(), s);
     d_heavy_.allocate(heavy.size());
     d_heavy_.upload(heavy.data(), heavy.size(), s);
+    d_first_chunk_.allocate(first_chunk.size());
+    d_first_chunk_.upload(first_chunk.data(), first_chunk.size(), s);
+    d_chunk_owner_.allocate(chunk_owner.size());
+    d_chunk_owner_.upload(chunk_owner.data(), chunk_owner.size(), s);
+    d_chunk_begin_.allocate(chunk_begin.size());
+    d_chunk_begin_.upload(chunk_begin.data(), chunk_begin.size(), s);
+    d_partials_.allocate(chunk_begin.size() * message_bytes);
+    d_partial_flags_.allocate(chunk_begin.size() * 2);
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));  // the host vectors go away
   }
 
@@ -88,10 +122,20 @@ class DegreeBins {
   std::uint64_t medium_count() const { return d_medium_.size(); }
   const VertexId* heavy() const { return d_heavy_.data(); }
   std::uint64_t heavy_count() const { return d_heavy_.size(); }
+  std::uint64_t chunk_count() const { return d_chunk_begin_.size(); }
+  const std::uint32_t* first_chunk() const { return d_first_chunk_.data(); }  // heavy_count() + 1
+  const std::uint32_t* chunk_owner() const { return d_chunk_owner_.data(); }  // index into heavy()
+  const EdgeIndex* chunk_begin() const { return d_chunk_begin_.data(); }      // first slot
+  std::byte* partials() const { return d_partials_.data(); }  // chunk_count() messages
+  std::uint8_t* partial_flags() const { return d_partial_flags_.data(); }  // has a value, sent
 
  private:
   std::uint64_t vertices_ = 0;
   DeviceBuffer<VertexId> d_medium_, d_heavy_;
+  DeviceBuffer<std::uint32_t> d_first_chunk_, d_chunk_owner_;
+  DeviceBuffer<EdgeIndex> d_chunk_begin_;
+  DeviceBuffer<std::byte> d_partials_;
+  DeviceBuffer<std::uint8_t> d_partial_flags_;
 };
 
 // Where one fold pass writes: combined values, and (fused pass) the receivers' flags.
@@ -152,18 +196,22 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// One block of kBlock threads per listed vertex.
+// Heavy vertices, first pass: one block of kBlock threads per chunk of kChunkSlots slots; the
+// chunk's fold goes to partials[chunk] with its "has a value" and "sent" flags.
 template <class Msg, class Op, class Source>
 __global__ void __launch_bounds__(kBlock)
-    gather_block_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
-                        const VertexId* __restrict__ list, std::uint64_t n, Op op) {
+    gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
+                        const VertexId* __restrict__ heavy, const std::uint32_t* __restrict__ owner,
+                        const EdgeIndex* __restrict__ chunk_begin, std::uint64_t chunks,
+                        Msg* __restrict__ partials, std::uint8_t* __restrict__ partial_flags, Op op) {
   constexpr int kWarps = kBlock / 32;
   __shared__ alignas(Msg) unsigned char warp_acc[kWarps * sizeof(Msg)];
   __shared__ int warp_have[kWarps], warp_sent[kWarps];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
-  for (std::uint64_t q = blockIdx.x; q < n; q += gridDim.x) {
-    const VertexId v = list[q];
-    const EdgeIndex begin = o.offsets[v] * o.m, end = o.offsets[v + 1] * o.m;
+  for (std::uint64_t q = blockIdx.x; q < chunks; q += gridDim.x) {
+    const VertexId v = heavy[owner[q]];
+    const EdgeIndex begin = chunk_begin[q], vertex_end = o.offsets[v + 1] * o.m;
+    const EdgeIndex end = begin + DegreeBins::kChunkSlots < vertex_end ? begin + DegreeBins::kChunkSlots : vertex_end;
     Msg acc = o.init;
     bool have = false, sent = false;
     for (EdgeIndex i = begin + threadIdx.x; i < end; i += blockDim.x) fold_into(acc, have, src(i, sent), op);
@@ -190,16 +238,40 @@ __global__ void __launch_bounds__(kBlock)
         std::memcpy(&x, warp_acc + w * sizeof(Msg), sizeof(Msg));
         fold_into(total, any, x, op);
       }
-      o.combined[v] = any ? op(o.init, total) : o.init;
-      if (o.received != nullptr) o.received[v] = any_sent ? 1 : 0;
+      partials[q] = total;
+      partial_flags[2 * q] = any ? 1 : 0;
+      partial_flags[2 * q + 1] = any_sent ? 1 : 0;
     }
-    __syncthreads();  // the shared slots are reused by the next vertex
+    __syncthreads();  // the shared slots are reused by the next chunk
+  }
+}
+
+// Heavy vertices, second pass: a thread per vertex folds its chunks' partial results.
+template <class Msg, class Op>
+__global__ void __launch_bounds__(kBlock)
+    gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const VertexId* __restrict__ heavy,
+                                std::uint64_t n, const std::uint32_t* __restrict__ first_chunk,
+                                const Msg* __restrict__ partials,
+                                const std::uint8_t* __restrict__ partial_flags, Op op) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
+       h += stride) {
+    Msg total = o.init;
+    bool any = false, any_sent = false;
+    for (std::uint32_t q = first_chunk[h]; q < first_chunk[h + 1]; ++q) {
+      any_sent = any_sent || partial_flags[2 * q + 1] != 0;
+      if (partial_flags[2 * q] != 0) fold_into(total, any, partials[q], op);
+    }
+    const VertexId v = heavy[h];
+    o.combined[v] = any ? op(o.init, total) : o.init;
+    if (o.received != nullptr) o.received[v] = any_sent ? 1 : 0;
   }
 }
 
 }  // namespace kernels
 
-// out[v] for every vertex of `bins`: three launches on `stream`, one per bin.
+// out[v] for every vertex of `bins`: four launches on `stream` (small, medium, heavy chunks,
+// heavy totals).
 template <class Msg, class Op, class Source>
 void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBins& bins,
                    const Op& op, unsigned max_blocks, cudaStream_t stream) {
@@ -218,10 +290,15 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
     MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<32> (medium-degree bin)");
   }
   if (bins.heavy_count() != 0) {
-    const unsigned blocks = static_cast<unsigned>(bins.heavy_count() < max_blocks ? bins.heavy_count() : max_blocks);
-    kernels::gather_block_kernel<Msg, Op, Source><<<blocks, kernels::kBlock, 0, stream>>>(
-        src, out, bins.heavy(), bins.heavy_count(), op);
-    MEDUSA_CUDA_CHECK_LAUNCH("gather_block_kernel (high-degree bin)");
+    const unsigned blocks = static_cast<unsigned>(bins.chunk_count() < max_blocks ? bins.chunk_count() : max_blocks);
+    Msg* partials = reinterpret_cast<Msg*>(bins.partials());
+    kernels::gather_chunk_kernel<Msg, Op, Source><<<blocks, kernels::kBlock, 0, stream>>>(
+        src, out, bins.heavy(), bins.chunk_owner(), bins.chunk_begin(), bins.chunk_count(), partials,
+        bins.partial_flags(), op);
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_chunk_kernel (high-degree bin)");
+    kernels::gather_chunks_finish_kernel<Msg, Op><<<grid(bins.heavy_count()), kernels::kBlock, 0, stream>>>(
+        out, bins.heavy(), bins.heavy_count(), bins.first_chunk(), partials, bins.partial_flags(), op);
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_chunks_finish_kernel (high-degree bin)");
   }
 }
 

@@ -23,6 +23,7 @@
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
+#include <medusa/backend/cuda/queue_expand.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/error.h>
@@ -140,7 +141,10 @@ class PartitionEngine {
     shape.temp_bytes = temp_bytes;
     shape.partitioned = view.global_id != nullptr;
     shape.pull_fusion = pull_fusion_;
-    if (binned) shape.binned_vertices = gpu::DegreeBins::listed_vertices(t.in_offsets, combine_count_, m_);
+    if (Program::uses.vertex_frontier) shape.queue_scan_bytes = gpu::QueueExpansion::device_bytes(V_);
+    shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
+    if (binned)
+      shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
     gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
 
@@ -167,7 +171,7 @@ class PartitionEngine {
       stream_.sync();  // the view's arrays may go away
     }
     out_offsets_ = t.out_offsets;
-    if (binned) bins_.build(t.in_offsets, combine_count_, m_, s);
+    if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), s);
     if (pull_fusion_) upload_in_edges(t);
 
     // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
@@ -192,6 +196,8 @@ class PartitionEngine {
       d_next_active_vertex_.allocate(V_);
       d_next_active_vertex_.zero(s);
       d_active_vertices_.allocate(V_);
+      expansion_.allocate(V_);
+      if (pull_fusion_) d_active_flags_.allocate(V_);
       seed_active_vertices(seeds, t);
     }
     if (Program::uses.edge_frontier) {
@@ -245,16 +251,23 @@ class PartitionEngine {
 
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
   // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).
+  // Over Domain::Active only the in-edges of frontier vertices run their work.
   template <class Work, class Op>
-  void fused_combine(const Work& work, const Op& op, const Message& fill) {
+  void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
     gpu::DeviceScope on(device_.ordinal);
     init_value_ = fill;
     ensure_message_buffer();
+    const bool frontier = domain == Domain::Active;
     using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
     gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
-                  d_messages_.data(), fill},
+                  frontier ? d_active_flags_.data() : nullptr, d_messages_.data(), fill},
            op, d_received_.data());
-    edges_visited_ += E_;
+    edges_visited_ += frontier ? active_vertex_edges_ : E_;
+  }
+  // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
+  bool frontier_pull_preferred() const {
+    return pull_fusion_ && Program::uses.vertex_frontier &&
+           common::prefer_frontier_pull(active_vertex_edges_, E_);
   }
 
   void init_message_buffer(const Message& value) {
@@ -295,6 +308,7 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     cudaStream_t s = stream_.get();
     promote_frontiers(s);
+    active_scan_valid_ = false;
     d_counters_.download(h_counters_.data(), 1, s);
   }
   // Waits for finish_superstep's read-back.
@@ -375,9 +389,16 @@ class PartitionEngine {
          gpu::combiner_strategy_name(combiner_ == gpu::CombinerStrategy::CubBlock && pull_fusion_
                                          ? gpu::CombinerStrategy::Binned
                                          : combiner_) +
-         (pull_fusion_ ? "; pull-fused with edge-parallel ELIST launches over all vertices that "
-                         "follow InitMessageBuffer" : "") +
+         (pull_fusion_ ? "; pull-fused with edge-parallel ELIST launches that follow "
+                         "InitMessageBuffer, over all vertices or over a frontier of E/" +
+                             std::to_string(common::kFrontierPullFraction) + "+ out-edges"
+                       : std::string()) +
          "\n";
+    if (Program::uses.vertex_frontier)
+      r += "  edge-parallel ELIST over Domain::Active: edge-balanced tiles of " +
+           std::to_string(gpu::kernels::kTileEdges) + " edges for frontiers of " +
+           std::to_string(gpu::QueueExpansion::kMinBalancedEdges) +
+           "+ edges (a degree scan of the queue), lane groups below\n";
     r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
          "flag-compaction kernel\n";
     r += "  Domain::Received: flag scan over all vertices\n";
@@ -399,6 +420,15 @@ class PartitionEngine {
     return l;
   }
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
+  // Inclusive scan of the queued vertices' out-degrees, made once per queue (queue_expand.cuh).
+  const unsigned long long* active_degree_scan() {
+    if (!active_scan_valid_) {
+      expansion_.scan(d_active_vertices_.data(), active_vertex_count_, d_out_offsets_.data(),
+                      max_blocks_, stream_.get());
+      active_scan_valid_ = true;
+    }
+    return expansion_.ends();
+  }
   // Local out-edges of heads [lo, hi), and the CSR position of head v's first out-edge.
   std::uint64_t out_edge_range(VertexId lo, VertexId hi) const { return first_out_edge(hi) - first_out_edge(lo); }
   EdgeIndex first_out_edge(VertexId v) const { return out_offsets_[v]; }
@@ -424,7 +454,10 @@ class PartitionEngine {
     }
   }
 
-  // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass.
+  // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass,
+  // and 4-byte out-degrees for the functors' edge_count(): the fused pass asks it of a random
+  // source per in-edge, and the two 8-byte CSR offsets it would read instead double the bytes
+  // that must stay in L2 beside the gathered field (PageRank: rank + offsets = 48 MB at scale 22).
   void upload_in_edges(const Topology& t) {
     std::vector<std::uint32_t> pos(E_);
     for (std::uint64_t j = 0; j < E_; ++j)
@@ -433,7 +466,11 @@ class PartitionEngine {
     d_in_src_.upload(t.in_src.data(), E_, stream_.get());
     d_in_pos_.allocate(E_);
     d_in_pos_.upload(pos.data(), E_, stream_.get());
-    stream_.sync();  // `pos` goes away
+    std::vector<std::uint32_t> degree(V_);
+    for (std::uint64_t v = 0; v < V_; ++v) degree[v] = static_cast<std::uint32_t>(t.out_degree(static_cast<VertexId>(v)));
+    d_out_degree_.allocate(V_);
+    d_out_degree_.upload(degree.data(), V_, stream_.get());
+    stream_.sync();  // `pos` and `degree` go away
   }
 
   // dst[0 .. n-1] = value, on the session's stream.
@@ -523,6 +560,15 @@ class PartitionEngine {
     active_vertex_edges_ = 0;
     for (VertexId v : seeds) active_vertex_edges_ += t.out_degree(v);
     d_active_vertices_.upload(seeds.data(), seeds.size(), stream_.get());
+    if (d_active_flags_.size() != 0) {
+      d_active_flags_.zero(stream_.get());
+      if (!seeds.empty()) {
+        gpu::kernels::mark_queued_kernel<VertexId><<<gpu::grid_for(seeds.size(), max_blocks_), gpu::kernels::kBlock, 0,
+                                                     stream_.get()>>>(d_active_vertices_.data(), seeds.size(),
+                                                                      d_active_flags_.data());
+        MEDUSA_CUDA_CHECK_LAUNCH("mark_queued_kernel");
+      }
+    }
     stream_.sync();  // `seeds` is about to go away
   }
 
@@ -535,13 +581,13 @@ class PartitionEngine {
     if (Program::uses.vertex_frontier && V_ != 0) {
       gpu::kernels::compact_flags_kernel<VertexId><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
-          d_out_offsets_.data(), &c->next_active_vertex_edges);
+          d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data());
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
     }
     if (Program::uses.edge_frontier && E_ != 0) {
       gpu::kernels::compact_flags_kernel<EdgeIndex><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_edge_.data(), E_, d_active_edges_.data(), &c->next_active_edges, nullptr,
-          nullptr);
+          nullptr, nullptr);
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
     }
   }
@@ -572,7 +618,7 @@ class PartitionEngine {
   std::vector<VertexId> global_id_;    // partitioned: local -> global, for Dump_Result
   std::vector<EdgeIndex> out_offsets_; // host copy, for the edge ranges of launches
   gpu::DeviceBuffer<VertexId> d_global_id_;
-  gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;
+  gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;  // partitioned (global); out: also pull fusion
 
   gpu::DeviceBuffer<EdgeIndex> d_out_offsets_;
   gpu::DeviceBuffer<VertexId> d_out_dst_;
@@ -592,6 +638,9 @@ class PartitionEngine {
 
   gpu::DeviceBuffer<std::uint8_t> d_next_active_vertex_;
   gpu::DeviceBuffer<VertexId> d_active_vertices_;
+  gpu::QueueExpansion expansion_;  // degree scan of d_active_vertices_
+  gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)
+  bool active_scan_valid_ = false;
   std::uint64_t active_vertex_count_ = 0, active_vertex_edges_ = 0;
   gpu::DeviceBuffer<std::uint8_t> d_next_active_edge_;
   gpu::DeviceBuffer<EdgeIndex> d_active_edges_;

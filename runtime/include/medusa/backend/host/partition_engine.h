@@ -106,10 +106,18 @@ class PartitionEngine {
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
   // pass per vertex over its in-edges (pull_fusion.h). Slots and combined values come out exactly
   // as the three steps leave them: the same folds in the same order.
+  // Over Domain::Active, only the in-edges of active sources run their work (the others keep the
+  // fill value, as unpushed slots do).
   template <class Work, class Op>
-  void fused_combine(const Work& work, const Op& op, const Message& fill) {
+  void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
     init_value_ = fill;
     ensure_message_buffer();
+    const std::uint8_t* active = nullptr;
+    if (domain == Domain::Active) {
+      active_flags_.assign(vertex_count_, 0);
+      for (VertexId u : vertex_frontier_.current()) active_flags_[u] = 1;
+      active = active_flags_.data();
+    }
     const auto V = static_cast<std::int64_t>(combine_count_);
     const EdgeIndex* in_off = in_offsets_.data();
     const EdgeIndex* out_off = out_offsets_.data();
@@ -128,16 +136,27 @@ class PartitionEngine {
       for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
         const VertexId u = in_src[j];
         const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
-        slots[j] = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+        slots[j] = active == nullptr || active[u] != 0 ? common::run_in_edge(c, va, ea, work, u, i, fill, sent) : fill;
         acc = op(acc, slots[j]);
       }
       out[v] = acc;
       if (received != nullptr) received[v] = sent ? 1 : 0;
     }
-    edges_visited_ += edge_count_;
+    edges_visited_ += domain == Domain::Active ? frontier_edges() : edge_count_;
   }
 
   bool pull_fusion() const { return pull_fusion_; }
+  // Out-edges of the current frontier's vertices.
+  std::uint64_t frontier_edges() const {
+    std::uint64_t n = 0;
+    for (VertexId v : vertex_frontier_.current()) n += out_offsets_[v + 1] - out_offsets_[v];
+    return n;
+  }
+  // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
+  bool frontier_pull_preferred() const {
+    return pull_fusion_ && vertex_frontier_.allocated() &&
+           common::prefer_frontier_pull(frontier_edges(), edge_count_);
+  }
   KernelCtx<Message> ctx() const { return ctx_; }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
@@ -445,6 +464,7 @@ class PartitionEngine {
   std::vector<VertexId> out_dst_, edge_src_;
   bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
+  std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
