@@ -59,6 +59,7 @@ def main():
             "bfs_q": ("samples", 14.0, 7, "PASSED", "512.00 MiB", 0),
             "bfs_n": ("samples", 10.0, 7, "PASSED", "512.00 MiB", 0),
             "sssp": ("samples", 20.0, 9, "FAILED (distances): 3 mismatches", "1.00 GiB", 0),
+            "sssp_q": ("samples", 12.0, 9, "PASSED", "1.00 GiB", 0),
             "cc": ("samples", 5.0, 4, "PASSED", "1.00 GiB", 30),
             "pagerank_baseline": ("bench", 6.0, 30, "PASSED", "100.00 MiB (x)", 0),
             "bfs_baseline": ("bench", 7.0, 7, "PASSED", "50.00 MiB (x)", 0),
@@ -80,7 +81,7 @@ def main():
         assert all(g["source_vertex"] == (42 if g["name"] == "kron-20" else 0) for g in result["graphs"])
         assert all(g["vertices"] == 100 and g["edges"] == 1000 for g in result["graphs"])  # info / programs
         w = {(x["graph"], x["program"]): x for x in result["workloads"]}
-        assert len(w) == 16, sorted(w)
+        assert len(w) == 18, sorted(w)
         assert w[("kron-20", "bfs_baseline_do")]["command"][1:] == [
             w[("kron-20", "bfs_baseline")]["command"][1], "--direction-optimizing", "--source", "42"]
         pr = w[("kron-20", "pagerank")]
@@ -93,6 +94,7 @@ def main():
         bfs = w[("road-NE", "bfs_q")]
         assert "--source" in bfs["command"] and bfs["command"][bfs["command"].index("--source") + 1] == "0"
         assert w[("kron-20", "sssp")]["status"] == "failed" and not w[("kron-20", "sssp")]["runs"]
+        assert w[("kron-20", "sssp_q")]["status"] == "ok" and "--source" in w[("kron-20", "sssp_q")]["command"]
         cc = w[("kron-20", "cc")]
         assert cc["status"] == "timeout" and "timed out" in cc["notes"][0], cc
         ratios = {(r["algorithm"], r["graph"]): r for r in result["ratios"]}
