@@ -117,6 +117,51 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
   std::set<const clang::VarDecl*> declared_;
 };
 
+// Whether `stmt` names `var` anywhere.
+class ReferenceFinder : public clang::RecursiveASTVisitor<ReferenceFinder> {
+ public:
+  explicit ReferenceFinder(const clang::VarDecl* var) : var_(var) {}
+  bool found = false;
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (ref->getDecl() == var_) found = true;
+    return !found;
+  }
+
+ private:
+  const clang::VarDecl* var_;
+};
+bool mentions(const clang::Stmt* stmt, const clang::VarDecl* var) {
+  ReferenceFinder finder(var);
+  finder.TraverseStmt(const_cast<clang::Stmt*>(stmt));
+  return finder.found;
+}
+
+// E of a loop body that is exactly `el[i].sendMsg(E)` (or `{ el[i].sendMsg(E); }`), E side-effect
+// free and naming neither i nor el; null otherwise.
+const clang::Expr* uniformMessage(const clang::Stmt* body, FieldAccessAnalysis& uses,
+                                  const clang::VarDecl* vertex, const clang::VarDecl* list,
+                                  const clang::VarDecl* index) {
+  if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body)) {
+    if (block->size() != 1) return nullptr;
+    body = block->body_front();
+  }
+  const auto* call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(
+      llvm::dyn_cast<clang::Expr>(body) ? llvm::cast<clang::Expr>(body)->IgnoreParenImpCasts() : nullptr);
+  if (call == nullptr || call->getNumArgs() != 1 || call->getMethodDecl() == nullptr ||
+      call->getMethodDecl()->getName() != "sendMsg")
+    return nullptr;
+  const auto* edge = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(
+      call->getImplicitObjectArgument()->IgnoreImplicit()->IgnoreParens());
+  if (edge == nullptr || edge->getOperator() != clang::OO_Subscript || edge->getNumArgs() != 2 ||
+      referencedVar(edge->getArg(0)) != list || referencedVar(edge->getArg(1)) != index)
+    return nullptr;
+  const clang::Expr* message = call->getArg(0);
+  if (mentions(message, index) || mentions(message, list)) return nullptr;
+  RegionChecker pure(uses, vertex, list, nullptr, /*prologue=*/true);
+  pure.TraverseStmt(const_cast<clang::Expr*>(message));
+  return pure.ok ? message : nullptr;
+}
+
 }  // namespace
 
 std::optional<EdgeLoopInfo> EdgeLoopAnalysis::analyze(const clang::CXXMethodDecl& call_operator,
@@ -208,6 +253,14 @@ std::optional<EdgeLoopInfo> EdgeLoopAnalysis::analyze(const clang::CXXMethodDecl
   out.index_type = index->getType().getUnqualifiedType().getAsString(context_.getPrintingPolicy());
   out.prologue = region(first->getBeginLoc(), loop->getBeginLoc());
   out.body = region(loop_body->getBeginLoc(), body_end);
+  if (const clang::Expr* message = uniformMessage(loop_body, uses_, vertex, list, index)) {
+    const clang::SourceLocation begin = message->getBeginLoc();
+    const clang::SourceLocation end =
+        clang::Lexer::getLocForEndOfToken(message->getEndLoc(), 0, sm, context_.getLangOpts());
+    if (begin.isValid() && end.isValid() && !begin.isMacroID() && !end.isMacroID() &&
+        sm.isInMainFile(begin) && sm.isInMainFile(end))
+      out.uniform_message = region(begin, end);
+  }
   return out;
 }
 

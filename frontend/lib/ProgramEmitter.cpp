@@ -383,6 +383,28 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
   out.append("      " + userText(loop.body.begin_offset, loop.body.end_offset) + ";");
   out.toGenerated();
   out.append(templates_.render("edge_element_end", {}));
+  if (loop.uniform_message) {
+    const std::string source = vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name +
+                               "> el(&c, &ea, id);\nreturn medusa_message(v, el);";
+    out.append(templates_.render("edge_element_message_begin", {{"message", model_.message_type},
+                                                                {"vertex", model_.vertex.name},
+                                                                {"edge", model_.edge.name},
+                                                                {"vertex_param", vertex_param},
+                                                                {"list_param", list_param},
+                                                                {"body", source}}));
+    if (loop.prologue.begin_offset != loop.prologue.end_offset) {
+      std::string prologue = userText(loop.prologue.begin_offset, loop.prologue.end_offset);
+      prologue.erase(prologue.find_last_not_of(" \t\n") + 1);  // the indentation of the `for`
+      out.toUser(loop.prologue.begin_line);
+      out.append("    " + prologue);
+    }
+    out.toUser(loop.uniform_message->begin_line);
+    out.append("    return (" +
+               userText(loop.uniform_message->begin_offset, loop.uniform_message->end_offset) + ");");
+    out.toGenerated();
+    out.append(templates_.render("edge_element_message_end", {}));
+  }
+  out.append(templates_.render("edge_element_close", {}));
 }
 
 std::string ProgramEmitter::emit(const EmitOptions& options) const {

@@ -137,9 +137,27 @@ struct SendRankEdges : SendRank {};
 struct SendRankEdges_edge_element : SendRank_edge_element {
   MEDUSA_HD explicit SendRankEdges_edge_element(const SendRankEdges& f) : SendRank_edge_element(f) {}
 };
+// What medusa-cc adds when the loop body is `el[i].sendMsg(E)`, E the same for every edge
+// (edge_element_message_*.tmpl): the fused pass computes one message per source.
+struct SendRankUniform : SendRank {};
+struct SendRankUniform_edge_element : SendRank_edge_element {
+  MEDUSA_HD explicit SendRankUniform_edge_element(const SendRankUniform& f) : SendRank_edge_element(f) {}
+  MEDUSA_HD float medusa_source_message(const RankCtx& c, const RankProgram::VertexArrays& va,
+                                        const RankProgram::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    return medusa_message(v, el);
+  }
+  MEDUSA_HD float medusa_message(Vertex& v, medusa::EdgeList<Edge>&) const {
+    int edge_count = v.edge_count();
+    float msg = damping * v.rank / edge_count;
+    return (msg);
+  }
+};
 }  // namespace medusa_gen_SendRank
 using SendRank = medusa_gen_SendRank::SendRank;
 using SendRankEdges = medusa_gen_SendRank::SendRankEdges;
+using SendRankUniform = medusa_gen_SendRank::SendRankUniform;
 
 namespace medusa_gen_UpdateRank {
 struct Vertex : medusa::VertexHandle<float> {
@@ -166,6 +184,7 @@ using UpdateRank = medusa_gen_UpdateRank::UpdateRank;
 
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::SendRank, ELIST, elist_edges_test::medusa_gen_SendRank::SendRank_element, elist_edges_test::RankProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::SendRankEdges, elist_edges_test::medusa_gen_SendRank::SendRankEdges_edge_element, elist_edges_test::RankProgram)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::SendRankUniform, elist_edges_test::medusa_gen_SendRank::SendRankUniform_edge_element, elist_edges_test::RankProgram)
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::UpdateRank, VERTEX, elist_edges_test::medusa_gen_UpdateRank::UpdateRank_element, elist_edges_test::RankProgram)
 
 // ---- BFS-Q (unsigned, MIN), over Domain::Active ---------------------------------------------
@@ -244,9 +263,24 @@ struct ExpandEdges_edge_element : ExpandEdges {
       el[i].sendMsg(next); }
   }
 };
+struct ExpandUniform : Expand {};
+struct ExpandUniform_edge_element : ExpandEdges_edge_element {
+  MEDUSA_HD explicit ExpandUniform_edge_element(const ExpandUniform& f) : ExpandEdges_edge_element(ExpandEdges{f}) {}
+  MEDUSA_HD unsigned medusa_source_message(const LevelCtx& c, const LevelProgram::VertexArrays& va,
+                                           const LevelProgram::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    return medusa_message(v, el);
+  }
+  MEDUSA_HD unsigned medusa_message(Vertex& v, medusa::EdgeList<Edge>&) const {
+    unsigned int next = v.level + 1;
+    return (next);
+  }
+};
 }  // namespace medusa_gen_Expand
 using Expand = medusa_gen_Expand::Expand;
 using ExpandEdges = medusa_gen_Expand::ExpandEdges;
+using ExpandUniform = medusa_gen_Expand::ExpandUniform;
 
 namespace medusa_gen_Visit {
 struct Vertex : medusa::VertexHandle<unsigned> {
@@ -276,6 +310,7 @@ using Visit = medusa_gen_Visit::Visit;
 
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Expand, ELIST, elist_edges_test::medusa_gen_Expand::Expand_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandEdges, elist_edges_test::medusa_gen_Expand::ExpandEdges_edge_element, elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandUniform, elist_edges_test::medusa_gen_Expand::ExpandUniform_edge_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX, elist_edges_test::medusa_gen_Visit::Visit_element, elist_edges_test::LevelProgram)
 
 namespace elist_edges_test {
@@ -401,6 +436,28 @@ TEST_CASE("BFS-Q with every frontier pulled, or none, equals the per-vertex path
       CHECK(edges.levels == plain.levels);
       CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
       CHECK(edges.stats.supersteps == plain.stats.supersteps);
+    }
+  }
+}
+
+TEST_CASE("One message per source (uniform sends) equals running the edge work per in-edge", "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  for (const char* pull : {"always", "never"}) {  // frontiers pulled (fused) or pushed
+    const medusa_test::ScopedEnv env("MEDUSA_FRONTIER_PULL", pull);
+    INFO("MEDUSA_FRONTIER_PULL=" << pull);
+    for (medusa::Domain domain : {medusa::Domain::All, medusa::Domain::Active}) {
+      const RankRun uniform = run_pagerank<SendRankUniform>(el, domain);
+      const RankRun per_edge = run_pagerank<SendRankEdges>(el, domain);
+      CHECK(uniform.ranks == per_edge.ranks);  // the same arithmetic, folded in the same order
+      CHECK(uniform.stats.edges_visited == per_edge.stats.edges_visited);
+    }
+    for (medusa::VertexId source : {0u, 5u}) {
+      const LevelRun uniform = run_bfs<ExpandUniform>(el, source);
+      const LevelRun plain = run_bfs<Expand>(el, source);
+      CHECK(uniform.levels == plain.levels);
+      CHECK(uniform.stats.edges_visited == plain.stats.edges_visited);
+      CHECK(uniform.stats.supersteps == plain.stats.supersteps);
     }
   }
 }

@@ -9,6 +9,8 @@
 // el.size(), the body uses i only as el[i], writes no variable declared outside itself, and has
 // no break/continue/return/goto/labels/lambdas/static locals; el appears elsewhere only as el.size().
 // The functor is neither `final` nor has private members: the emitted element derives from it.
+// A body that is only `el[i].sendMsg(E)`, E side-effect free and free of i and el, is also
+// recorded as a uniform message (EdgeLoopInfo::uniform_message).
 #pragma once
 
 #include "medusa-cc/FieldAccessAnalysis.h"

@@ -78,6 +78,10 @@ struct EdgeLoopInfo {
   std::string index_type;  // its type as spelled by clang ("int", "unsigned int")
   SourceRegion prologue;   // the statements before the loop (empty when begin == end)
   SourceRegion body;       // the loop body statement, without a trailing ';'
+  // When the body is just `el[i].sendMsg(E)` with E free of i, of el and of side effects: E's
+  // text. Every out-edge of a vertex then gets the same message, which a pull pass computes once
+  // per source vertex.
+  std::optional<SourceRegion> uniform_message;
 };
 
 struct FunctorInfo {

@@ -80,8 +80,8 @@ MemoryPlan plan_memory(const GraphShape& g) {
   if (g.partitioned)
     p.items.push_back({"partition maps (global IDs, global degrees)", mul(V, 3 * sizeof(std::uint32_t))});
   if (g.pull_fusion)
-    p.items.push_back({"in-edge sources and positions, out-degrees (pull fusion)",
-                       add(mul(E, 2 * sizeof(std::uint32_t)), mul(V, sizeof(std::uint32_t)))});
+    p.items.push_back({"in-edge sources and positions, out-degrees, source messages (pull fusion)",
+                       add(mul(E, 2 * sizeof(std::uint32_t)), mul(V, sizeof(std::uint32_t) + g.message_bytes))});
   p.items.push_back({"frontier degree scan (edge-balanced ELIST)", g.queue_scan_bytes});
   if (g.frontier_flags) p.items.push_back({"frontier flags (pulled frontiers)", V});
   p.items.push_back({"Combiner degree bins", g.combiner_bin_bytes});

@@ -333,6 +333,9 @@ struct F {
     CHECK(loop->prologue.begin_line == 9);  // the prelude is 5 lines, then an empty one
     CHECK(loop->prologue.begin_offset < loop->prologue.end_offset);
     CHECK(loop->body.begin_line == 11);
+    REQUIRE(loop->uniform_message.has_value());  // `msg`: the same for every edge
+    CHECK(loop->uniform_message->begin_line == 11);
+    CHECK(loop->uniform_message->end_offset - loop->uniform_message->begin_offset == 3);
   }
   SECTION("BFS-Q: unsigned index, bound el.size(), ++i") {
     const auto loop = edgeLoopOf(R"(
@@ -345,6 +348,7 @@ struct F {
     REQUIRE(loop.has_value());
     CHECK(loop->index_name == "j");
     CHECK(loop->index_type == "unsigned int");
+    CHECK(loop->uniform_message.has_value());  // a one-statement block
   }
   SECTION("CC: no prologue; SetActive and Continue in the body") {
     const auto loop = edgeLoopOf(R"(
@@ -358,6 +362,32 @@ struct F {
 };)");
     REQUIRE(loop.has_value());
     CHECK(loop->prologue.begin_offset == loop->prologue.end_offset);
+    CHECK_FALSE(loop->uniform_message.has_value());  // the send is conditional
+  }
+}
+
+TEST_CASE("a message is uniform only when every edge sends the same side-effect-free value",
+          "[frontend]") {
+  const char* const edge_dependent[] = {
+      // an edge field
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(el[i].w); } };)",
+      // another edge's proxy
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(v.a + el.size()); } };)",
+      // a second statement
+      R"(struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) { el[i].sendMsg(v.a); el[i].SetActive(); } } };)",
+      // a call that might have side effects
+      R"(inline float scaled(float x) { return 2 * x; }
+         struct F { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+           for (int i = 0; i < el.size(); i++) el[i].sendMsg(scaled(v.a)); } };)",
+  };
+  for (const char* functor : edge_dependent) {
+    INFO(functor);
+    const auto loop = edgeLoopOf(functor);
+    REQUIRE(loop.has_value());  // still edge-parallel
+    CHECK_FALSE(loop->uniform_message.has_value());
   }
 }
 

@@ -51,6 +51,15 @@ inline bool prefer_frontier_pull(std::uint64_t frontier_edges, std::uint64_t edg
   return frontier_edges * kFrontierPullFraction >= edges && frontier_edges != 0;
 }
 
+// Whether an edge-parallel element sends the same message along every out-edge of its vertex
+// (medusa-cc emits medusa_source_message for a loop body `el[i].sendMsg(E)`, E free of the edge):
+// the fused pass then computes one message per source vertex and gathers it per in-edge, as a
+// hand-written pull does, instead of re-running the prologue for every in-edge.
+template <class Work, class = void>
+struct has_source_message : std::false_type {};
+template <class Work>
+struct has_source_message<Work, std::void_t<decltype(&Work::medusa_source_message)>> : std::true_type {};
+
 // Runs one in-edge's work with sendMsg redirected into a slot; returns the slot's value (the fill
 // value when the edge sent nothing) and ORs `sent`. `work` is an edge-parallel ELIST element:
 // work(c, va, ea, u, i) runs the functor's prologue and loop iteration i for source u.

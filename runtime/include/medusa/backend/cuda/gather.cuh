@@ -60,6 +60,28 @@ struct FusedSource {
   }
 };
 
+// Slot values gathered from one message per source vertex (an element with
+// medusa_source_message, pull_fusion.h): `sources[u]` for an in-edge from an active (or any)
+// source u, which sent it; the fill value otherwise. Written back like FusedSource.
+template <class Msg>
+struct SourceMessageSource {
+  const VertexId* in_src;
+  const std::uint8_t* active;  // frontier flags, or null: every source
+  const Msg* sources;          // the message of each source vertex
+  Msg* slots;
+  Msg fill;
+  __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
+    const VertexId u = in_src[slot];
+    Msg x = fill;
+    if (active == nullptr || active[u] != 0) {
+      x = sources[u];
+      sent = true;
+    }
+    slots[slot] = x;
+    return x;
+  }
+};
+
 // The vertices of one partition binned by slot count (lists on the device), with the heavy
 // vertices' chunks and room for one partial fold per chunk.
 class DegreeBins {
@@ -149,6 +171,21 @@ struct GatherOut {
 };
 
 namespace kernels {
+
+// out[v] = work.medusa_source_message(c, va, ea, v) for every vertex v of the queue (or 0 .. n-1
+// when there is none) that has out-edges: the elements only ever ran for a vertex's edges.
+template <class Msg, class VA, class EA, class Work>
+__global__ void __launch_bounds__(kBlock)
+    source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                          const __grid_constant__ EA ea, const __grid_constant__ Work work,
+                          const VertexId* __restrict__ queue, std::uint64_t n, Msg* __restrict__ out) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t q = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < n;
+       q += stride) {
+    const VertexId v = queue != nullptr ? queue[q] : static_cast<VertexId>(q);
+    if (c.out_offsets[v + 1] != c.out_offsets[v]) out[v] = work.medusa_source_message(c, va, ea, v);
+  }
+}
 
 template <class Msg, class Op>
 __device__ __forceinline__ void fold_into(Msg& acc, bool& have, const Msg& x, const Op& op) {

@@ -258,10 +258,25 @@ class PartitionEngine {
     init_value_ = fill;
     ensure_message_buffer();
     const bool frontier = domain == Domain::Active;
-    using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
-    gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
-                  frontier ? d_active_flags_.data() : nullptr, d_messages_.data(), fill},
-           op, d_received_.data());
+    const std::uint8_t* active = frontier ? d_active_flags_.data() : nullptr;
+    if constexpr (common::has_source_message<Work>::value) {  // one message per source vertex
+      const std::uint64_t n = frontier ? active_vertex_count_ : V_;
+      if (n != 0) {
+        gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
+            <<<gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
+                ctx(), vertex_arrays_, edge_arrays_, work, frontier ? d_active_vertices_.data() : nullptr,
+                n, d_source_messages_.data());
+        MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
+      }
+      gather(gpu::SourceMessageSource<Message>{d_in_src_.data(), active, d_source_messages_.data(),
+                                               d_messages_.data(), fill},
+             op, d_received_.data());
+    } else {
+      using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
+      gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
+                    active, d_messages_.data(), fill},
+             op, d_received_.data());
+    }
     edges_visited_ += frontier ? active_vertex_edges_ : E_;
   }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
@@ -470,6 +485,7 @@ class PartitionEngine {
     for (std::uint64_t v = 0; v < V_; ++v) degree[v] = static_cast<std::uint32_t>(t.out_degree(static_cast<VertexId>(v)));
     d_out_degree_.allocate(V_);
     d_out_degree_.upload(degree.data(), V_, stream_.get());
+    d_source_messages_.allocate(V_);
     stream_.sync();  // `pos` and `degree` go away
   }
 
@@ -610,6 +626,7 @@ class PartitionEngine {
   gpu::DegreeBins bins_;
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
+  gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
   std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;

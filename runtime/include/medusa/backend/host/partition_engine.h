@@ -129,14 +129,33 @@ class PartitionEngine {
     const KernelCtx<Message>& c = ctx_;
     const VertexArrays& va = vertex_arrays_;
     const EdgeArrays& ea = edge_arrays_;
+    // The message of one source for one in-edge: computed once per source when the element says
+    // it is the same along every out-edge, else by running the edge's work.
+    constexpr bool per_source = common::has_source_message<Work>::value;
+    if constexpr (per_source) {
+      source_messages_.resize(vertex_count_);
+      const auto n = static_cast<std::int64_t>(vertex_count_);
+#pragma omp parallel for schedule(static) if (n > kSerialBelow)
+      for (std::int64_t u = 0; u < n; ++u)
+        if ((active == nullptr || active[u] != 0) && out_off[u + 1] != out_off[u])
+          source_messages_[u] = work.medusa_source_message(c, va, ea, static_cast<VertexId>(u));
+    }
+    const Message* sources = source_messages_.data();
 #pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
     for (std::int64_t v = 0; v < V; ++v) {
       Message acc = fill;
       bool sent = false;
       for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
         const VertexId u = in_src[j];
-        const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
-        slots[j] = active == nullptr || active[u] != 0 ? common::run_in_edge(c, va, ea, work, u, i, fill, sent) : fill;
+        if (active != nullptr && active[u] == 0) {
+          slots[j] = fill;
+        } else if constexpr (per_source) {
+          slots[j] = sources[u];
+          sent = true;
+        } else {
+          const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
+          slots[j] = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+        }
         acc = op(acc, slots[j]);
       }
       out[v] = acc;
@@ -465,6 +484,7 @@ class PartitionEngine {
   bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
+  std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
