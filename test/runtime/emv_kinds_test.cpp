@@ -156,6 +156,12 @@ struct SendByWeightStep {  // ELIST, edge-parallel: edge i sends when weight % 3
     if (e.weight % 3 == static_cast<int>(medusa::Superstep())) e.sendMsg(e.weight * 10 + v.value);
   }
 };
+struct SendValue {  // ELIST, edge-parallel, the same message along every out-edge (uniform)
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::EdgeList<EdgeProxy>& el) const {
+    for (std::uint32_t i = 0; i < el.size(); ++i) el[i].sendMsg(message(v));
+  }
+  MEDUSA_HD int message(VertexProxy& v) const { return v.value * 3 + 1; }
+};
 struct KeepCombined {  // VERTEX (over Domain::Received in the pull-fusion probe)
   MEDUSA_HD void operator()(VertexProxy& v) const { v.count = v.combined_msg(); }
 };
@@ -229,6 +235,18 @@ struct SendByWeightStep_edge_element {  // what medusa-cc emits for a proven-ind
     f.edge(v, el, i);
   }
 };
+struct SendValue_edge_element {  // what medusa-cc emits for a uniform send (medusa_source_message)
+  SendValue f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id, std::uint32_t i) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
+    el[i].sendMsg(f.message(v));
+  }
+  MEDUSA_HD int medusa_source_message(const Ctx& c, const VA& va, const EA&, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    return f.message(v);
+  }
+};
 struct SumSlots_element {
   SumSlots f;
   MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {
@@ -255,6 +273,7 @@ MEDUSA_TEST_EMV_LAUNCH(kinds_test::TakeCombined, VERTEX, kinds_test::VertexEleme
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::MarkReceived, VERTEX, kinds_test::VertexElement<kinds_test::MarkReceived>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendAtWeightStep, EDGE, kinds_test::EdgeElement<kinds_test::SendAtWeightStep>, kinds_test::Program)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendByWeightStep, kinds_test::SendByWeightStep_edge_element, kinds_test::Program)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendValue, kinds_test::SendValue_edge_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::KeepCombined, VERTEX, kinds_test::VertexElement<kinds_test::KeepCombined>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumSlots, MLIST, kinds_test::SumSlots_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::CountVisits, VERTEX, kinds_test::VertexElement<kinds_test::CountVisits>, kinds_test::Program)
@@ -500,26 +519,34 @@ struct FusionProbe {
   std::vector<int> out, count, seen;
   medusa::RunStats stats;
 };
+// Which call after the fused Combiner is the first to touch the message slots.
+enum class FirstSlotReader { SecondCombiner, Mlist, NextSuperstep };
+template <class Send = SendByWeightStep>
 FusionProbe run_fusion_probe(medusa::CombinerOp op, int init, bool fuse,
-                             medusa::Domain domain = medusa::Domain::All) {
+                             medusa::Domain domain = medusa::Domain::All,
+                             FirstSlotReader reader = FirstSlotReader::SecondCombiner,
+                             std::uint32_t supersteps = 3) {
   GraphT g = make_graph(200, 300, 5);
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
     g.vertex(v).count = -9;
     if (v % 3 == 0) g.SetActive(v);
   }
   medusa::Config conf;
-  conf.maxIteration = 3;
+  conf.maxIteration = supersteps;
   conf.combinerOpType = op;
   conf.pullFusion = fuse;
   auto device = medusa::Init_Device_DS(g, conf);
   FusionProbe p;
-  p.stats = device.Run([init, domain] {
+  p.stats = device.Run([init, domain, reader] {
     if (medusa::Superstep() == 0) medusa::InitMessageBuffer(init);
-    medusa::EMV<medusa::ELIST>::Run(SendByWeightStep{}, domain);
+    // NextSuperstep: later supersteps launch over the (by then empty) frontier, so their Combiner
+    // folds the slots superstep 0 left.
+    const bool later = medusa::Superstep() > 0 && reader == FirstSlotReader::NextSuperstep;
+    medusa::EMV<medusa::ELIST>::Run(Send{}, later ? medusa::Domain::Active : domain);
     medusa::Combiner();
-    medusa::Combiner();  // a second Combiner reads the slots the first one left
+    if (reader == FirstSlotReader::SecondCombiner) medusa::Combiner();  // reads the slots left
     medusa::EMV<medusa::VERTEX>::Run(KeepCombined{}, medusa::Received);
-    medusa::EMV<medusa::MLIST>::Run(SumSlots{});
+    if (reader != FirstSlotReader::NextSuperstep) medusa::EMV<medusa::MLIST>::Run(SumSlots{});
   });
   device.Dump_Result(g);
   for (VertexId v = 0; v < g.vertex_count(); ++v) {
@@ -539,6 +566,26 @@ TEST_CASE("Pull fusion leaves the combined values, receivers and message slots u
     CHECK(fused.count == plain.count);
     CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
     CHECK(std::count(plain.count.begin(), plain.count.end(), -9) > 0);  // some never received
+  }
+}
+
+TEST_CASE("Slots a uniform pull pass leaves pending read as the launch would have written them",
+          "[runtime]") {
+  // One message per source (medusa_source_message): the fused pass over all vertices writes no
+  // slot; the first call that touches them (a second Combiner, MLIST, the next superstep's launch
+  // and Combiner without InitMessageBuffer) must see what the unfused launch wrote.
+  for (FirstSlotReader reader : {FirstSlotReader::SecondCombiner, FirstSlotReader::Mlist,
+                                 FirstSlotReader::NextSuperstep}) {
+    for (const auto& [op, init] : {std::pair{medusa::MEDUSA_SUM, 0}, std::pair{medusa::MEDUSA_MIN, INT_MAX}}) {
+      INFO("reader " << static_cast<int>(reader) << ", operator " << static_cast<int>(op));
+      // One superstep (two for NextSuperstep): later ones would rewrite every slot alike.
+      const std::uint32_t steps = reader == FirstSlotReader::NextSuperstep ? 2 : 1;
+      const FusionProbe fused = run_fusion_probe<SendValue>(op, init, true, medusa::Domain::All, reader, steps);
+      const FusionProbe plain = run_fusion_probe<SendValue>(op, init, false, medusa::Domain::All, reader, steps);
+      CHECK(fused.out == plain.out);
+      CHECK(fused.count == plain.count);
+      CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
+    }
   }
 }
 

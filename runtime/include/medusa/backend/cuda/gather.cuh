@@ -62,7 +62,8 @@ struct FusedSource {
 
 // Slot values gathered from one message per source vertex (an element with
 // medusa_source_message, pull_fusion.h): `sources[u]` for an in-edge from an active (or any)
-// source u, which sent it; the fill value otherwise. Written back like FusedSource.
+// source u, which sent it; the fill value otherwise. Written back like FusedSource, unless
+// `slots` is null (the engine then knows them to be sources[in_src] and writes them on demand).
 template <class Msg>
 struct SourceMessageSource {
   const VertexId* in_src;
@@ -77,7 +78,7 @@ struct SourceMessageSource {
       x = sources[u];
       sent = true;
     }
-    slots[slot] = x;
+    if (slots != nullptr) slots[slot] = x;
     return x;
   }
 };

@@ -237,6 +237,7 @@ class PartitionEngine {
   void combine(const Op& op) {
     gpu::DeviceScope on(device_.ordinal);
     ensure_message_buffer();
+    materialize_slots();
     cudaStream_t s = stream_.get();
     if (combiner_ != gpu::CombinerStrategy::CubBlock) {
       gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
@@ -268,10 +269,14 @@ class PartitionEngine {
                 n, d_source_messages_.data());
         MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
       }
+      // Over all vertices every slot would hold its source's message: the slots are left unwritten
+      // until something reads or writes them (materialize_slots), usually never (PageRank).
+      slots_pending_ = !frontier;
       gather(gpu::SourceMessageSource<Message>{d_in_src_.data(), active, d_source_messages_.data(),
-                                               d_messages_.data(), fill},
+                                               frontier ? d_messages_.data() : nullptr, fill},
              op, d_received_.data());
     } else {
+      slots_pending_ = false;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
       gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
                     active, d_messages_.data(), fill},
@@ -289,6 +294,7 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     init_value_ = value;
     ensure_message_buffer();
+    slots_pending_ = false;
     fill(d_messages_.data(), E_ * m_, init_value_);
     d_send_counts_.zero(stream_.get());
     d_received_.zero(stream_.get());
@@ -298,11 +304,13 @@ class PartitionEngine {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
+    if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
     gpu::run_on_partition<K>(*this, domain, element, range);
   }
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
+    materialize_slots();
     gpu::run_elist_edges_on_partition(*this, domain, element, range);
   }
 
@@ -469,6 +477,17 @@ class PartitionEngine {
     }
   }
 
+  // Writes the slots a uniform pull pass over all vertices left pending: slot j holds the message
+  // of its in-edge's source (every source of an in-edge has out-edges, so every slot was sent).
+  void materialize_slots() {
+    if (!slots_pending_) return;
+    slots_pending_ = false;
+    gpu::kernels::gather_kernel<Message><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0,
+                                           stream_.get()>>>(d_messages_.data(), d_source_messages_.data(),
+                                                            d_in_src_.data(), E_);
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
+  }
+
   // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass,
   // and 4-byte out-degrees for the functors' edge_count(): the fused pass asks it of a random
   // source per in-edge, and the two 8-byte CSR offsets it would read instead double the bytes
@@ -627,6 +646,7 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
+  bool slots_pending_ = false;  // the slots are d_source_messages_[in_src] but not written yet
   std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;

@@ -88,6 +88,7 @@ class PartitionEngine {
   template <class Op>
   void combine(const Op& op) {
     ensure_message_buffer();
+    materialize_slots();
     const auto V = static_cast<std::int64_t>(combine_count_);  // the outermost replicas have no in-edges here
     const std::uint32_t m = conf_.messagesPerEdge;
     const EdgeIndex* in_off = in_offsets_.data();
@@ -141,22 +142,27 @@ class PartitionEngine {
           source_messages_[u] = work.medusa_source_message(c, va, ea, static_cast<VertexId>(u));
     }
     const Message* sources = source_messages_.data();
+    // Over all vertices a uniform pass leaves its slots pending, as the CUDA engine does.
+    slots_pending_ = per_source && active == nullptr;
+    const bool write = !slots_pending_;
 #pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
     for (std::int64_t v = 0; v < V; ++v) {
       Message acc = fill;
       bool sent = false;
       for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
         const VertexId u = in_src[j];
+        Message x = fill;
         if (active != nullptr && active[u] == 0) {
-          slots[j] = fill;
+          x = fill;
         } else if constexpr (per_source) {
-          slots[j] = sources[u];
+          x = sources[u];
           sent = true;
         } else {
           const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
-          slots[j] = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+          x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
         }
-        acc = op(acc, slots[j]);
+        if (write) slots[j] = x;
+        acc = op(acc, x);
       }
       out[v] = acc;
       if (received != nullptr) received[v] = sent ? 1 : 0;
@@ -214,6 +220,7 @@ class PartitionEngine {
   void init_message_buffer(const Message& value) {
     init_value_ = value;
     ensure_message_buffer();
+    slots_pending_ = false;
     messages_.fill(init_value_);
     if (send_counts_.allocated()) send_counts_.fill(0u);
     if (received_.allocated()) received_.fill(0);
@@ -222,6 +229,7 @@ class PartitionEngine {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
+    if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
     const KernelCtx<Message>& c = ctx_;
     const VertexArrays& va = vertex_arrays_;
     const EdgeArrays& ea = edge_arrays_;
@@ -287,6 +295,7 @@ class PartitionEngine {
   // The host has no warps to balance: one task per vertex runs its edges in order.
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
+    materialize_slots();
     const KernelCtx<Message>& c = ctx_;
     const VertexArrays& va = vertex_arrays_;
     const EdgeArrays& ea = edge_arrays_;
@@ -485,6 +494,14 @@ class PartitionEngine {
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
+  bool slots_pending_ = false;  // the slots are source_messages_[in_src] but not written yet
+
+  // Writes the slots a uniform pull pass over all vertices left pending.
+  void materialize_slots() {
+    if (!slots_pending_) return;
+    slots_pending_ = false;
+    for (EdgeIndex j = 0; j < edge_count_; ++j) messages_[j] = source_messages_[in_src_[j]];
+  }
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
