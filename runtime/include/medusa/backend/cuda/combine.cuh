@@ -2,7 +2,7 @@
 // [in_offsets[v]*m, in_offsets[v+1]*m); the graph-aware buffer already groups every vertex's
 // messages, so no sort or grouping pass precedes the reduction.
 //
-// The default folds each vertex with 4 lanes, a warp or a block by its segment length
+// The default folds each vertex with 4 lanes, a warp or block-sized chunks by its segment length
 // (gather.cuh, CombinerStrategy::Binned). MEDUSA_COMBINER selects one of the others for
 // benchmarking and for testing every path:
 //  * cub::DeviceSegmentedReduce, one thread block per segment;
@@ -29,7 +29,8 @@ enum class CombinerStrategy { Binned, Group4, Warp, CubBlock };
 inline const char* combiner_strategy_name(CombinerStrategy s) {
   switch (s) {
     case CombinerStrategy::Binned:
-      return "by degree: 4 lanes (<= 16 slots), a warp (<= 2048), a thread block (more) per vertex";
+      return "by degree: 4 lanes (<= 16 slots) or a warp (<= 2048) per vertex, a thread block per "
+             "4096-slot chunk (more)";
     case CombinerStrategy::Group4: return "4 lanes per vertex";
     case CombinerStrategy::Warp: return "one warp per vertex";
     case CombinerStrategy::CubBlock: return "cub::DeviceSegmentedReduce (one block per vertex)";
