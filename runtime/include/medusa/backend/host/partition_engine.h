@@ -151,15 +151,15 @@ class PartitionEngine {
       bool sent = false;
       for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
         const VertexId u = in_src[j];
-        Message x = fill;
-        if (active != nullptr && active[u] == 0) {
-          x = fill;
-        } else if constexpr (per_source) {
-          x = sources[u];
-          sent = true;
-        } else {
-          const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
-          x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+        Message x = fill;  // an inactive source sends nothing
+        if (active == nullptr || active[u] != 0) {
+          if constexpr (per_source) {
+            x = sources[u];
+            sent = true;
+          } else {
+            const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
+            x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+          }
         }
         if (write) slots[j] = x;
         acc = op(acc, x);
@@ -168,6 +168,13 @@ class PartitionEngine {
       if (received != nullptr) received[v] = sent ? 1 : 0;
     }
     edges_visited_ += domain == Domain::Active ? frontier_edges() : edge_count_;
+  }
+
+  // Writes the slots a uniform pull pass over all vertices left pending.
+  void materialize_slots() {
+    if (!slots_pending_) return;
+    slots_pending_ = false;
+    for (EdgeIndex j = 0; j < edge_count_; ++j) messages_[j] = source_messages_[in_src_[j]];
   }
 
   bool pull_fusion() const { return pull_fusion_; }
@@ -495,13 +502,6 @@ class PartitionEngine {
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
   bool slots_pending_ = false;  // the slots are source_messages_[in_src] but not written yet
-
-  // Writes the slots a uniform pull pass over all vertices left pending.
-  void materialize_slots() {
-    if (!slots_pending_) return;
-    slots_pending_ = false;
-    for (EdgeIndex j = 0; j < edge_count_; ++j) messages_[j] = source_messages_[in_src_[j]];
-  }
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
