@@ -364,8 +364,10 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
     if (p.role == ParamRole::Vertex) vertex_param = p.name;
     if (p.role == ParamRole::EdgeList) list_param = p.name;
   }
-  const std::string body = vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name +
-                           "> el(&c, &ea, id);\nmedusa_edge(v, el, i);";
+  // The proxies of vertex `id`, as both generated entry points build them.
+  const std::string proxies =
+      vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name + "> el(&c, &ea, id);\n";
+  const std::string body = proxies + "medusa_edge(v, el, i);";
   out.append(templates_.render("edge_element_begin", {{"functor", functor.name},
                                                       {"message", model_.message_type},
                                                       {"vertex", model_.vertex.name},
@@ -384,8 +386,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
   out.toGenerated();
   out.append(templates_.render("edge_element_end", {}));
   if (loop.uniform_message) {
-    const std::string source = vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name +
-                               "> el(&c, &ea, id);\nreturn medusa_message(v, el);";
+    const std::string source = proxies + "return medusa_message(v, el);";
     out.append(templates_.render("edge_element_message_begin", {{"message", model_.message_type},
                                                                 {"vertex", model_.vertex.name},
                                                                 {"edge", model_.edge.name},

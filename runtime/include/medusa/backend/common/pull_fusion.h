@@ -43,11 +43,17 @@ bool pull_fusion_enabled(const Config& conf) {
 // push scatters one slot write per frontier edge; so a frontier of at least E/8 out-edges is
 // pulled (Beamer's direction optimization, with the Combiner's semantics kept: every slot is still
 // written). MEDUSA_FRONTIER_PULL=always|never overrides the choice.
-inline bool prefer_frontier_pull(std::uint64_t frontier_edges, std::uint64_t edges) {
+enum class FrontierPull { ByDensity, Always, Never };
+// Read once per engine (not per superstep).
+inline FrontierPull frontier_pull_from_env() {
   if (const char* env = std::getenv("MEDUSA_FRONTIER_PULL")) {
-    if (std::strcmp(env, "always") == 0) return true;
-    if (std::strcmp(env, "never") == 0) return false;
+    if (std::strcmp(env, "always") == 0) return FrontierPull::Always;
+    if (std::strcmp(env, "never") == 0) return FrontierPull::Never;
   }
+  return FrontierPull::ByDensity;
+}
+inline bool prefer_frontier_pull(FrontierPull mode, std::uint64_t frontier_edges, std::uint64_t edges) {
+  if (mode != FrontierPull::ByDensity) return mode == FrontierPull::Always;
   return frontier_edges * kFrontierPullFraction >= edges && frontier_edges != 0;
 }
 

@@ -137,8 +137,8 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
   } else {  // Domain::Active (the session rejected Received)
     if (range.head_begin == 0) s.add_edges_visited(l.active_vertex_edges);
     if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
-    if (QueueExpansion::wanted(l.active_vertex_edges)) {
-      if (l.active_vertex_edges == 0) return;  // (the element runs per edge: nothing to run)  // queue_expand.cuh
+    if (s.balanced_expansion()) {  // queue_expand.cuh
+      if (l.active_vertex_edges == 0) return;  // (the element runs per edge: nothing to run)
       const unsigned long long* ends = s.active_degree_scan();
       const std::uint64_t tiles = (l.active_vertex_edges + kernels::kTileEdges - 1) / kernels::kTileEdges;
       kernels::elist_queue_balanced_kernel<Msg, VA, EA, Element>

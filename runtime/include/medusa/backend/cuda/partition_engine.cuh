@@ -287,7 +287,7 @@ class PartitionEngine {
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && Program::uses.vertex_frontier &&
-           common::prefer_frontier_pull(active_vertex_edges_, E_);
+           common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
   }
 
   void init_message_buffer(const Message& value) {
@@ -443,6 +443,8 @@ class PartitionEngine {
     return l;
   }
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
+  // Whether this superstep's frontier is expanded edge-balanced (queue_expand.cuh).
+  bool balanced_expansion() const { return expansion_.wanted(active_vertex_edges_); }
   // Inclusive scan of the queued vertices' out-degrees, made once per queue (queue_expand.cuh).
   const unsigned long long* active_degree_scan() {
     if (!active_scan_valid_) {
@@ -642,6 +644,7 @@ class PartitionEngine {
   unsigned max_blocks_ = 1;
   gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Binned;
   bool pull_fusion_ = false;
+  common::FrontierPull frontier_pull_ = common::frontier_pull_from_env();
   gpu::DegreeBins bins_;
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges

@@ -128,12 +128,8 @@ class QueueExpansion {
   }
 
   // Whether a frontier of `edges` out-edges takes the balanced kernel.
-  static bool wanted(std::uint64_t edges) {
-    if (const char* env = std::getenv("MEDUSA_QUEUE_EXPAND")) {
-      if (std::strcmp(env, "groups") == 0) return false;
-      if (std::strcmp(env, "balanced") == 0) return true;
-    }
-    return edges >= kMinBalancedEdges;
+  bool wanted(std::uint64_t edges) const {
+    return mode_ == Mode::BySize ? edges >= kMinBalancedEdges : mode_ == Mode::Balanced;
   }
 
   // ends[q] for the n queued vertices, on `stream`.
@@ -153,6 +149,16 @@ class QueueExpansion {
   const unsigned long long* ends() const { return d_ends_.data(); }
 
  private:
+  enum class Mode { BySize, Groups, Balanced };
+  static Mode mode_from_env() {
+    if (const char* env = std::getenv("MEDUSA_QUEUE_EXPAND")) {
+      if (std::strcmp(env, "groups") == 0) return Mode::Groups;
+      if (std::strcmp(env, "balanced") == 0) return Mode::Balanced;
+    }
+    return Mode::BySize;
+  }
+
+  Mode mode_ = mode_from_env();  // read once per engine, not per launch
   DeviceBuffer<unsigned long long> d_ends_;
   DeviceBuffer<std::byte> d_temp_;
 };

@@ -167,7 +167,7 @@ class PartitionEngine {
       out[v] = acc;
       if (received != nullptr) received[v] = sent ? 1 : 0;
     }
-    edges_visited_ += domain == Domain::Active ? frontier_edges() : edge_count_;
+    edges_visited_ += domain == Domain::Active ? frontier_edges_ : edge_count_;
   }
 
   // Writes the slots a uniform pull pass over all vertices left pending.
@@ -178,16 +178,10 @@ class PartitionEngine {
   }
 
   bool pull_fusion() const { return pull_fusion_; }
-  // Out-edges of the current frontier's vertices.
-  std::uint64_t frontier_edges() const {
-    std::uint64_t n = 0;
-    for (VertexId v : vertex_frontier_.current()) n += out_offsets_[v + 1] - out_offsets_[v];
-    return n;
-  }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && vertex_frontier_.allocated() &&
-           common::prefer_frontier_pull(frontier_edges(), edge_count_);
+           common::prefer_frontier_pull(frontier_pull_, frontier_edges_, edge_count_);
   }
   KernelCtx<Message> ctx() const { return ctx_; }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
@@ -339,7 +333,10 @@ class PartitionEngine {
     ctx_.superstep = s;
   }
   void finish_superstep() {
-    if (vertex_frontier_.allocated()) vertex_frontier_.promote();
+    if (vertex_frontier_.allocated()) {
+      vertex_frontier_.promote();
+      count_frontier_edges();
+    }
     if (edge_frontier_.allocated()) edge_frontier_.promote();
   }
   common::StepCounts collect() const {
@@ -430,6 +427,13 @@ class PartitionEngine {
     edge_arrays_ = Program::bind_edge(edge_pointers_.data());
   }
 
+  // Only the pull decision and a pulled frontier's statistics need it.
+  void count_frontier_edges() {
+    if (!pull_fusion_) return;
+    frontier_edges_ = 0;
+    for (VertexId v : vertex_frontier_.current()) frontier_edges_ += out_offsets_[v + 1] - out_offsets_[v];
+  }
+
   void allocate_runtime_buffers(const std::vector<VertexId>& seeds) {
     combined_.allocate(vertex_count_);
     if (Program::uses.messages) ensure_message_buffer();
@@ -437,6 +441,7 @@ class PartitionEngine {
     if (Program::uses.vertex_frontier) {
       vertex_frontier_.allocate(vertex_count_);
       vertex_frontier_.seed(seeds, "vertex");
+      count_frontier_edges();
     }
     if (Program::uses.edge_frontier) edge_frontier_.allocate(edge_count_);
     votes_.allocate(kVoteSlots);
@@ -499,6 +504,8 @@ class PartitionEngine {
   std::vector<VertexId> out_dst_, edge_src_;
   bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
+  common::FrontierPull frontier_pull_ = common::frontier_pull_from_env();
+  std::uint64_t frontier_edges_ = 0;        // out-edges of the current frontier's vertices
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
   bool slots_pending_ = false;  // the slots are source_messages_[in_src] but not written yet
