@@ -162,6 +162,12 @@ struct SendValue {  // ELIST, edge-parallel, the same message along every out-ed
   }
   MEDUSA_HD int message(VertexProxy& v) const { return v.value * 3 + 1; }
 };
+struct SendLevel {  // ELIST, edge-parallel: every source sends the same message (BFS's next level)
+  MEDUSA_HD void operator()(VertexProxy& v, medusa::EdgeList<EdgeProxy>& el) const {
+    for (std::uint32_t i = 0; i < el.size(); ++i) el[i].sendMsg(message(v));
+  }
+  MEDUSA_HD int message(VertexProxy&) const { return static_cast<int>(medusa::Superstep()) * 2 + 5; }
+};
 struct KeepCombined {  // VERTEX (over Domain::Received in the pull-fusion probe)
   MEDUSA_HD void operator()(VertexProxy& v) const { v.count = v.combined_msg(); }
 };
@@ -247,6 +253,18 @@ struct SendValue_edge_element {  // what medusa-cc emits for a uniform send (med
     return f.message(v);
   }
 };
+struct SendLevel_edge_element {
+  SendLevel f;
+  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id, std::uint32_t i) const {
+    VertexProxy v = make_vertex(c, va, id);
+    medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
+    el[i].sendMsg(f.message(v));
+  }
+  MEDUSA_HD int medusa_source_message(const Ctx& c, const VA& va, const EA&, VertexId id) const {
+    VertexProxy v = make_vertex(c, va, id);
+    return f.message(v);
+  }
+};
 struct SumSlots_element {
   SumSlots f;
   MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {
@@ -274,6 +292,7 @@ MEDUSA_TEST_EMV_LAUNCH(kinds_test::MarkReceived, VERTEX, kinds_test::VertexEleme
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendAtWeightStep, EDGE, kinds_test::EdgeElement<kinds_test::SendAtWeightStep>, kinds_test::Program)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendByWeightStep, kinds_test::SendByWeightStep_edge_element, kinds_test::Program)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendValue, kinds_test::SendValue_edge_element, kinds_test::Program)
+MEDUSA_TEST_EMV_EDGES_LAUNCH(kinds_test::SendLevel, kinds_test::SendLevel_edge_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::KeepCombined, VERTEX, kinds_test::VertexElement<kinds_test::KeepCombined>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumSlots, MLIST, kinds_test::SumSlots_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::CountVisits, VERTEX, kinds_test::VertexElement<kinds_test::CountVisits>, kinds_test::Program)
@@ -609,6 +628,43 @@ TEST_CASE("Pulling a frontier leaves the combined values, receivers and message 
     CHECK(pulled.stats.edges_visited == pushed.stats.edges_visited);
     CHECK(pushed.stats.edges_visited < all.stats.edges_visited);
     CHECK(pulled.out != all.out);  // the frontier matters: only a third of the vertices sent
+  }
+}
+
+// The frontier fused with the Combiner (pulled, or for min / max pushed into the combined values)
+// against the three steps issued as written.
+template <class Send>
+void check_fused_uniform_frontier(medusa::CombinerOp op, int init, FirstSlotReader reader,
+                                  const char* frontier_pull) {
+  const std::uint32_t steps = reader == FirstSlotReader::NextSuperstep ? 2 : 1;
+  FusionProbe fused;
+  {
+    const medusa_test::ScopedEnv env("MEDUSA_FRONTIER_PULL", frontier_pull);
+    fused = run_fusion_probe<Send>(op, init, true, medusa::Domain::Active, reader, steps);
+  }
+  const FusionProbe plain = run_fusion_probe<Send>(op, init, false, medusa::Domain::Active, reader, steps);
+  CHECK(fused.out == plain.out);
+  CHECK(fused.count == plain.count);
+  CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
+  CHECK(std::count(plain.count.begin(), plain.count.end(), -9) > 0);  // some never received
+}
+
+TEST_CASE("A fused frontier of uniform sends leaves pending slots that read as pushed", "[runtime]") {
+  // Slots of inactive sources hold the fill value. Pulled (always): SendLevel's sources all send
+  // one message, so under min, max and logical or the pass stops at a vertex's first active
+  // source; SendValue's messages differ, so it folds every in-edge. Not pulled (never): under
+  // min and max the frontier is pushed into the combined values; the others run as written.
+  for (FirstSlotReader reader : {FirstSlotReader::SecondCombiner, FirstSlotReader::Mlist,
+                                 FirstSlotReader::NextSuperstep}) {
+    for (const auto& [op, init] : {std::pair{medusa::MEDUSA_SUM, 0}, std::pair{medusa::MEDUSA_MIN, INT_MAX},
+                                   std::pair{medusa::MEDUSA_MAX, -5}, std::pair{medusa::MEDUSA_OR, 0}}) {
+      INFO("reader " << static_cast<int>(reader) << ", operator " << static_cast<int>(op));
+      for (const char* frontier_pull : {"always", "never"}) {
+        INFO("MEDUSA_FRONTIER_PULL=" << frontier_pull);
+        check_fused_uniform_frontier<SendLevel>(op, init, reader, frontier_pull);
+        check_fused_uniform_frontier<SendValue>(op, init, reader, frontier_pull);
+      }
+    }
   }
 }
 

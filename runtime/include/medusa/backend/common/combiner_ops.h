@@ -42,6 +42,21 @@ struct LogicalOrOp {
   }
 };
 
+// Operators whose fold of copies of one message x and of the fill value f is op(f, x) however many
+// of each it folds (min, max and the logical ones; not sum or product): such a fold is decided by
+// the first message it meets, so a pull pass whose sources all send the same message may stop
+// there (pull_fusion.h).
+template <class Op>
+struct is_idempotent_op : std::false_type {};
+template <class T>
+struct is_idempotent_op<MinOp<T>> : std::true_type {};
+template <class T>
+struct is_idempotent_op<MaxOp<T>> : std::true_type {};
+template <class T>
+struct is_idempotent_op<LogicalAndOp<T>> : std::true_type {};
+template <class T>
+struct is_idempotent_op<LogicalOrOp<T>> : std::true_type {};
+
 inline const char* combiner_op_name(CombinerOp op) {
   switch (op) {
     case MEDUSA_SUM: return "MEDUSA_SUM";

@@ -171,7 +171,7 @@ class PartitionedSession : public SessionBase {
         e.launch_elist_edges(domain, element, r);
       });
     };
-    if (can_defer(domain)) return defer(push, element, domain);
+    if (can_defer<Element>(domain)) return defer(push, element, domain);
     flush_deferred();
     push();
   }
@@ -236,9 +236,13 @@ class PartitionedSession : public SessionBase {
   // A launch over the frontier fuses too when the frontier is dense enough that one pass over
   // every in-edge (skipping inactive sources) beats pushing the frontier's edges
   // (pull_fusion.h: prefer_frontier_pull).
+  // A sparse frontier of uniform sends under min or max fuses too, pushed into the combined values
+  // (pull_fusion.h: may_push_combine).
+  template <class Element>
   bool can_defer(Domain domain) const {
     if (!pull_fusion_ || !fill_deferred_ || deferred_push_) return false;
-    return domain == Domain::All || (domain == Domain::Active && engines_[0]->frontier_pull_preferred());
+    return domain == Domain::All ||
+           (domain == Domain::Active && engines_[0]->template may_fuse_frontier<Element>());
   }
   template <class Push, class Work>
   void defer(const Push& push, const Work& work, Domain domain) {

@@ -6,11 +6,13 @@
 // Kronecker scale 22 a fused BFS-N took 3.2x the time of the push launches.) The session defers the launch until it sees what follows it:
 // a built-in Combiner() fuses; anything else replays the fill and the launch as issued.
 //
-// The fused pass still writes every slot of the message buffer (the message, or the fill value for
-// an edge that sent nothing), in order, so the buffer holds exactly what the unfused launch would
-// have left and later readers (MLIST, MESSAGE, a second Combiner) see no difference.
+// The fused pass leaves the message buffer exactly as the unfused launch would (the message, or
+// the fill value for an edge that sent nothing), so later readers (MLIST, MESSAGE, a second
+// Combiner) see no difference: it writes every slot, or, for uniform sends, leaves them pending
+// as one message per source vertex (the fill value for an inactive one), written on demand.
 #pragma once
 
+#include <medusa/backend/common/combiner_ops.h>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/program.h>
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 namespace medusa::common {
@@ -65,6 +68,54 @@ template <class Work, class = void>
 struct has_source_message : std::false_type {};
 template <class Work>
 struct has_source_message<Work, std::void_t<decltype(&Work::medusa_source_message)>> : std::true_type {};
+
+// A pulled frontier whose active sources all send the same message (BFS: the next level) folds,
+// under an idempotent operator, each vertex to op(fill, message) at its first in-edge from an
+// active source: the pass may stop there (Beamer's bottom-up early exit, derived from the
+// Combiner's semantics rather than asked of the user). The engines check "the same message" at
+// run time, bit for bit, on the messages the frontier's vertices computed.
+template <class Work, class Op, class Msg>
+inline constexpr bool may_stop_at_first_message = has_source_message<Work>::value &&
+                                                  is_idempotent_op<Op>::value &&
+                                                  sizeof(Msg) <= sizeof(std::uint64_t);
+
+// A sparse frontier of uniform sends under min or max is pushed straight into the combined values:
+// each frontier edge folds its source's message into its head's value (an atomic min / max on the
+// GPU), which starts at the fill value. That is the Combiner's fold, because min and max ignore
+// repeats and order and the unsent slots hold the fill value; the slots stay pending as for a pull.
+// It replaces the fill of all E slots and the fold over all of them by work on the frontier's edges.
+template <class Op>
+struct is_min_max_op : std::false_type {};
+template <class T>
+struct is_min_max_op<MinOp<T>> : std::true_type {};
+template <class T>
+struct is_min_max_op<MaxOp<T>> : std::true_type {};
+template <class Work, class Op, class Msg>
+inline constexpr bool may_push_combine = has_source_message<Work>::value && is_min_max_op<Op>::value &&
+                                         (sizeof(Msg) == 4 || sizeof(Msg) == 8);
+// The same, before the session has chosen the operator's functor.
+template <class Work, class Msg>
+bool may_push_combine_with(CombinerOp op) {
+  return has_source_message<Work>::value && (op == MEDUSA_MIN || op == MEDUSA_MAX) &&
+         (sizeof(Msg) == 4 || sizeof(Msg) == 8);
+}
+
+// One line for the sessions' reports (Config::verbose).
+inline std::string fusion_summary() {
+  return "pull-fused with edge-parallel ELIST launches that follow InitMessageBuffer, over all "
+         "vertices or over a frontier of E/" + std::to_string(kFrontierPullFraction) +
+         "+ out-edges; a sparser frontier of uniform sends under min / max is pushed into the "
+         "combined values";
+}
+
+// A message's bytes as an integer, for comparing messages bit for bit (Msg: 8 bytes at most).
+template <class Msg>
+MEDUSA_HD inline std::uint64_t message_bits(const Msg& x) {
+  static_assert(sizeof(Msg) <= sizeof(std::uint64_t), "message_bits: 8 bytes at most");
+  std::uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof(Msg));
+  return b;
+}
 
 // Runs one in-edge's work with sendMsg redirected into a slot; returns the slot's value (the fill
 // value when the edge sent nothing) and ORs `sent`. `work` is an edge-parallel ELIST element:

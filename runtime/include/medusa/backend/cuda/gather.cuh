@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace medusa::gpu {
@@ -82,6 +83,32 @@ struct SourceMessageSource {
     return x;
   }
 };
+
+// A pulled frontier whose sources all send one message under an idempotent operator
+// (common::may_stop_at_first_message): a slot's value is `sources[u]` for an active source u, the
+// fill value otherwise, and the folds stop at a vertex's first active source (the rest would fold
+// to the same value). The slots stay pending: `sources` holds the fill value for inactive sources.
+template <class Msg>
+struct FirstActiveSource {
+  static constexpr bool kStopsAtFirstSent = true;
+  const VertexId* in_src;
+  const std::uint8_t* active;
+  const Msg* sources;
+  Msg fill;
+  __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
+    const VertexId u = in_src[slot];
+    if (active[u] == 0) return fill;
+    sent = true;
+    return sources[u];
+  }
+};
+
+// Whether a Source lets a vertex's fold stop at its first sent slot.
+template <class Source, class = void>
+struct stops_at_first_sent : std::false_type {};
+template <class Source>
+struct stops_at_first_sent<Source, std::void_t<decltype(Source::kStopsAtFirstSent)>>
+    : std::bool_constant<Source::kStopsAtFirstSent> {};
 
 // The vertices of one partition binned by slot count (lists on the device), with the heavy
 // vertices' chunks and room for one partial fold per chunk.
@@ -188,6 +215,53 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+// Over all n vertices for a pulled frontier: out[v] = the message of an active v with out-edges,
+// the fill value for an inactive one (what its slots hold, so that the slots can stay pending).
+// Unless null, bit_range[0] / [1] take the least / greatest bits of the active messages (preset to
+// ~0 / 0): equal when every active source sends the same message.
+template <class Msg, class VA, class EA, class Work>
+__global__ void __launch_bounds__(kBlock)
+    frontier_source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                                   const __grid_constant__ EA ea, const __grid_constant__ Work work,
+                                   const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
+                                   Msg* __restrict__ out, unsigned long long* __restrict__ bit_range) {
+  unsigned long long lo = ~0ull, hi = 0;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += stride) {
+    if (active[v] == 0) {
+      out[v] = fill;
+    } else if (c.out_offsets[v + 1] != c.out_offsets[v]) {
+      const Msg x = work.medusa_source_message(c, va, ea, static_cast<VertexId>(v));
+      out[v] = x;
+      if constexpr (sizeof(Msg) <= sizeof(unsigned long long)) {
+        const unsigned long long bits = common::message_bits(x);
+        lo = bits < lo ? bits : lo;
+        hi = bits > hi ? bits : hi;
+      }
+    }
+  }
+  if (bit_range == nullptr) return;  // (the same for the whole grid)
+  for (int d = 16; d > 0; d >>= 1) {
+    const unsigned long long other_lo = __shfl_down_sync(0xffffffffu, lo, d);
+    const unsigned long long other_hi = __shfl_down_sync(0xffffffffu, hi, d);
+    lo = other_lo < lo ? other_lo : lo;
+    hi = other_hi > hi ? other_hi : hi;
+  }
+  __shared__ unsigned long long block_lo, block_hi;
+  if (threadIdx.x == 0) block_lo = ~0ull, block_hi = 0;
+  __syncthreads();
+  if ((threadIdx.x & 31u) == 0) {
+    atomicMin(&block_lo, lo);
+    atomicMax(&block_hi, hi);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicMin(&bit_range[0], block_lo);
+    atomicMax(&bit_range[1], block_hi);
+  }
+}
+
 template <class Msg, class Op>
 __device__ __forceinline__ void fold_into(Msg& acc, bool& have, const Msg& x, const Op& op) {
   acc = have ? op(acc, x) : x;
@@ -219,7 +293,16 @@ __global__ void __launch_bounds__(kBlock)
     }
     Msg acc = o.init;
     bool have = false, sent = false;
-    for (EdgeIndex i = begin + sub; i < end; i += G) fold_into(acc, have, src(i, sent), op);
+    if constexpr (stops_at_first_sent<Source>::value) {
+      // Rounds of G slots, the same count for the whole group, so that it can vote after each.
+      const unsigned group_mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << ((threadIdx.x & 31u) & ~(G - 1u));
+      for (EdgeIndex base = begin; base < end; base += G) {
+        if (base + sub < end) fold_into(acc, have, src(base + sub, sent), op);
+        if (__any_sync(group_mask, sent)) break;
+      }
+    } else {
+      for (EdgeIndex i = begin + sub; i < end; i += G) fold_into(acc, have, src(i, sent), op);
+    }
 #pragma unroll
     for (int d = G / 2; d > 0; d >>= 1) {
       const Msg other = shfl_down_any(acc, static_cast<unsigned>(d), G);
@@ -252,7 +335,14 @@ __global__ void __launch_bounds__(kBlock)
     const EdgeIndex end = begin + DegreeBins::kChunkSlots < vertex_end ? begin + DegreeBins::kChunkSlots : vertex_end;
     Msg acc = o.init;
     bool have = false, sent = false;
-    for (EdgeIndex i = begin + threadIdx.x; i < end; i += blockDim.x) fold_into(acc, have, src(i, sent), op);
+    if constexpr (stops_at_first_sent<Source>::value) {
+      for (EdgeIndex base = begin; base < end; base += blockDim.x) {  // block-wide rounds and votes
+        if (base + threadIdx.x < end) fold_into(acc, have, src(base + threadIdx.x, sent), op);
+        if (__syncthreads_or(sent ? 1 : 0)) break;
+      }
+    } else {
+      for (EdgeIndex i = begin + threadIdx.x; i < end; i += blockDim.x) fold_into(acc, have, src(i, sent), op);
+    }
 #pragma unroll
     for (int d = 16; d > 0; d >>= 1) {
       const Msg other = shfl_down_any(acc, static_cast<unsigned>(d), 32);

@@ -23,6 +23,7 @@
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
+#include <medusa/backend/cuda/push_combine.cuh>
 #include <medusa/backend/cuda/queue_expand.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
@@ -261,20 +262,33 @@ class PartitionEngine {
     const bool frontier = domain == Domain::Active;
     const std::uint8_t* active = frontier ? d_active_flags_.data() : nullptr;
     if constexpr (common::has_source_message<Work>::value) {  // one message per source vertex
-      const std::uint64_t n = frontier ? active_vertex_count_ : V_;
-      if (n != 0) {
-        gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
-            <<<gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
-                ctx(), vertex_arrays_, edge_arrays_, work, frontier ? d_active_vertices_.data() : nullptr,
-                n, d_source_messages_.data());
-        MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
+      // Every slot would hold its source's message (the fill value for an inactive source): the
+      // slots are left unwritten until something reads or writes them (materialize_slots),
+      // usually never (PageRank, BFS).
+      slots_pending_ = true;
+      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active,
+                                                       d_source_messages_.data(), nullptr, fill};
+      if (!frontier) {
+        if (V_ != 0) {
+          gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
+              <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
+                  ctx(), vertex_arrays_, edge_arrays_, work, nullptr, V_, d_source_messages_.data());
+          MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
+        }
+        gather(gathered, op, d_received_.data());
+        edges_visited_ += E_;
+        return;
       }
-      // Over all vertices every slot would hold its source's message: the slots are left unwritten
-      // until something reads or writes them (materialize_slots), usually never (PageRank).
-      slots_pending_ = !frontier;
-      gather(gpu::SourceMessageSource<Message>{d_in_src_.data(), active, d_source_messages_.data(),
-                                               frontier ? d_messages_.data() : nullptr, fill},
-             op, d_received_.data());
+      if constexpr (common::may_push_combine<Work, Op, Message>) {
+        if (!frontier_pull_preferred()) return push_combine(work, op, fill);
+      }
+      constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
+      const bool one_message = frontier_source_messages(work, fill, may_stop);
+      if (may_stop && one_message)
+        gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
+               op, d_received_.data());
+      else
+        gather(gathered, op, d_received_.data());
     } else {
       slots_pending_ = false;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
@@ -283,6 +297,51 @@ class PartitionEngine {
              op, d_received_.data());
     }
     edges_visited_ += frontier ? active_vertex_edges_ : E_;
+  }
+  // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): the
+  // combined values start at the fill value and each frontier edge folds its source's message
+  // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
+  template <class Work, class Op>
+  void push_combine(const Work& work, const Op& op, const Message& fill) {
+    frontier_source_messages(work, fill, false);
+    this->fill(d_combined_.data(), combine_count_, fill);
+    d_received_.zero(stream_.get());
+    gpu::run_elist_edges_on_partition(
+        *this, Domain::Active,
+        gpu::PushCombineElement<Message, Op>{d_source_messages_.data(), d_combined_.data(),
+                                             d_received_.data(), op},
+        common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
+  }
+  // d_source_messages_[v] = the message of active v, the fill value for inactive v. With `compare`,
+  // returns whether every active source (with out-edges) sends the same message, bit for bit (a
+  // read-back: the caller chooses the pass by it).
+  template <class Work>
+  bool frontier_source_messages(const Work& work, const Message& fill, bool compare) {
+    if (V_ == 0) return false;
+    cudaStream_t s = stream_.get();
+    if (compare) {
+      h_bit_range_[0] = ~0ull;
+      h_bit_range_[1] = 0;
+      d_bit_range_.upload(h_bit_range_.data(), 2, s);
+    }
+    gpu::kernels::frontier_source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
+        <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+            ctx(), vertex_arrays_, edge_arrays_, work, d_active_flags_.data(), V_, fill,
+            d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr);
+    MEDUSA_CUDA_CHECK_LAUNCH("frontier_source_message_kernel");
+    if (!compare) return false;
+    d_bit_range_.download(h_bit_range_.data(), 2, s);
+    stream_.sync();
+    return h_bit_range_[0] == h_bit_range_[1];
+  }
+
+  // Whether an edge-parallel ELIST with element Work over this superstep's frontier fuses with the
+  // Combiner that follows: pulled when dense, pushed into the combined values when it may be.
+  template <class Work>
+  bool may_fuse_frontier() const {
+    return frontier_pull_preferred() ||
+           (pull_fusion_ && Program::uses.vertex_frontier &&
+            common::may_push_combine_with<Work, Message>(conf_.combinerOpType));
   }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
@@ -412,10 +471,7 @@ class PartitionEngine {
          gpu::combiner_strategy_name(combiner_ == gpu::CombinerStrategy::CubBlock && pull_fusion_
                                          ? gpu::CombinerStrategy::Binned
                                          : combiner_) +
-         (pull_fusion_ ? "; pull-fused with edge-parallel ELIST launches that follow "
-                         "InitMessageBuffer, over all vertices or over a frontier of E/" +
-                             std::to_string(common::kFrontierPullFraction) + "+ out-edges"
-                       : std::string()) +
+         (pull_fusion_ ? "; " + common::fusion_summary() : std::string()) +
          "\n";
     if (Program::uses.vertex_frontier)
       r += "  edge-parallel ELIST over Domain::Active: edge-balanced tiles of " +
@@ -479,8 +535,8 @@ class PartitionEngine {
     }
   }
 
-  // Writes the slots a uniform pull pass over all vertices left pending: slot j holds the message
-  // of its in-edge's source (every source of an in-edge has out-edges, so every slot was sent).
+  // Writes the slots a uniform pull pass left pending: slot j holds the message of its in-edge's
+  // source (the fill value where that source was inactive).
   void materialize_slots() {
     if (!slots_pending_) return;
     slots_pending_ = false;
@@ -507,6 +563,8 @@ class PartitionEngine {
     d_out_degree_.allocate(V_);
     d_out_degree_.upload(degree.data(), V_, stream_.get());
     d_source_messages_.allocate(V_);
+    d_bit_range_.allocate(2);
+    h_bit_range_ = gpu::PinnedBuffer<unsigned long long>(2);
     stream_.sync();  // `pos` and `degree` go away
   }
 
@@ -650,6 +708,8 @@ class PartitionEngine {
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
   bool slots_pending_ = false;  // the slots are d_source_messages_[in_src] but not written yet
+  gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
+  gpu::PinnedBuffer<unsigned long long> h_bit_range_;
   std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;

@@ -137,14 +137,23 @@ class PartitionEngine {
       source_messages_.resize(vertex_count_);
       const auto n = static_cast<std::int64_t>(vertex_count_);
 #pragma omp parallel for schedule(static) if (n > kSerialBelow)
-      for (std::int64_t u = 0; u < n; ++u)
-        if ((active == nullptr || active[u] != 0) && out_off[u + 1] != out_off[u])
+      for (std::int64_t u = 0; u < n; ++u) {
+        if (active != nullptr && active[u] == 0)
+          source_messages_[u] = fill;  // what its out-edges' slots hold
+        else if (out_off[u + 1] != out_off[u])
           source_messages_[u] = work.medusa_source_message(c, va, ea, static_cast<VertexId>(u));
+      }
     }
-    const Message* sources = source_messages_.data();
-    // Over all vertices a uniform pass leaves its slots pending, as the CUDA engine does.
-    slots_pending_ = per_source && active == nullptr;
+    // A uniform pass leaves its slots pending (source_messages_[in_src]), as the CUDA engine does.
+    slots_pending_ = per_source;
+    if constexpr (common::may_push_combine<Work, Op, Message>) {
+      if (active != nullptr && !frontier_pull_preferred()) return push_combine(op, fill);
+    }
     const bool write = !slots_pending_;
+    bool stop_at_first = false;  // at a vertex's first in-edge from an active source
+    if constexpr (common::may_stop_at_first_message<Work, Op, Message>)
+      stop_at_first = active != nullptr && frontier_sends_one_message(active);
+    const Message* sources = source_messages_.data();
 #pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
     for (std::int64_t v = 0; v < V; ++v) {
       Message acc = fill;
@@ -163,6 +172,7 @@ class PartitionEngine {
         }
         if (write) slots[j] = x;
         acc = op(acc, x);
+        if (stop_at_first && sent) break;  // the rest folds to the same value
       }
       out[v] = acc;
       if (received != nullptr) received[v] = sent ? 1 : 0;
@@ -170,7 +180,37 @@ class PartitionEngine {
     edges_visited_ += domain == Domain::Active ? frontier_edges_ : edge_count_;
   }
 
-  // Writes the slots a uniform pull pass over all vertices left pending.
+  // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): each
+  // frontier edge folds its source's message into its head's combined value.
+  template <class Op>
+  void push_combine(const Op& op, const Message& fill) {
+    combined_.fill(fill);
+    if (received_.allocated()) received_.fill(0);
+    for (VertexId u : vertex_frontier_.current()) {
+      for (EdgeIndex e = out_offsets_[u]; e < out_offsets_[u + 1]; ++e) {
+        const VertexId w = out_dst_[e];
+        combined_[w] = op(combined_[w], source_messages_[u]);
+        if (received_.allocated()) received_[w] = 1;
+      }
+    }
+    edges_visited_ += frontier_edges_;
+  }
+
+  // Whether every active source with out-edges computed the same message, bit for bit.
+  bool frontier_sends_one_message(const std::uint8_t* active) const {
+    const EdgeIndex* out_off = out_offsets_.data();
+    bool seen = false;
+    std::uint64_t first = 0;
+    for (std::uint64_t u = 0; u < vertex_count_; ++u) {
+      if (active[u] == 0 || out_off[u + 1] == out_off[u]) continue;
+      const std::uint64_t bits = common::message_bits(source_messages_[u]);
+      if (!seen) first = bits, seen = true;
+      else if (bits != first) return false;
+    }
+    return seen;
+  }
+
+  // Writes the slots a uniform pull pass left pending.
   void materialize_slots() {
     if (!slots_pending_) return;
     slots_pending_ = false;
@@ -178,6 +218,14 @@ class PartitionEngine {
   }
 
   bool pull_fusion() const { return pull_fusion_; }
+  // Whether an edge-parallel ELIST with element Work over this superstep's frontier fuses with the
+  // Combiner that follows: pulled when dense, pushed into the combined values when it may be.
+  template <class Work>
+  bool may_fuse_frontier() const {
+    return frontier_pull_preferred() ||
+           (pull_fusion_ && vertex_frontier_.allocated() &&
+            common::may_push_combine_with<Work, Message>(conf_.combinerOpType));
+  }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && vertex_frontier_.allocated() &&
@@ -213,7 +261,7 @@ class PartitionEngine {
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
                                                                          : " none")
-       << (pull_fusion_ ? "; Combiner pull-fused with edge-parallel ELIST launches over all vertices" : "");
+       << (pull_fusion_ ? "; Combiner " + common::fusion_summary() : std::string());
     os << "\n";
     return os.str();
   }
