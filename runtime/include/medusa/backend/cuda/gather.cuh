@@ -218,17 +218,22 @@ __global__ void __launch_bounds__(kBlock)
 // Over all n vertices for a pulled frontier: out[v] = the message of an active v with out-edges,
 // the fill value for an inactive one (what its slots hold, so that the slots can stay pending).
 // Unless null, bit_range[0] / [1] take the least / greatest bits of the active messages (preset to
-// ~0 / 0): equal when every active source sends the same message.
+// ~0 / 0): equal when every active source sends the same message. A pushed frontier
+// (push_combine.cuh) also has combined[v] reset to the fill value and received[v] to 0 here, unless
+// those are null: one pass over the vertices instead of three.
 template <class Msg, class VA, class EA, class Work>
 __global__ void __launch_bounds__(kBlock)
     frontier_source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                                    const __grid_constant__ EA ea, const __grid_constant__ Work work,
                                    const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
-                                   Msg* __restrict__ out, unsigned long long* __restrict__ bit_range) {
+                                   Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
+                                   Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
        v += stride) {
+    if (combined != nullptr) combined[v] = fill;
+    if (received != nullptr) received[v] = 0;
     if (active[v] == 0) {
       out[v] = fill;
     } else if (c.out_offsets[v + 1] != c.out_offsets[v]) {

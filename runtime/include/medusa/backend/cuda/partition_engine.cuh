@@ -303,9 +303,7 @@ class PartitionEngine {
   // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
   template <class Work, class Op>
   void push_combine(const Work& work, const Op& op, const Message& fill) {
-    frontier_source_messages(work, fill, false);
-    this->fill(d_combined_.data(), combine_count_, fill);
-    d_received_.zero(stream_.get());
+    frontier_source_messages(work, fill, false, /*reset_combined=*/true);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
         gpu::PushCombineElement<Message, Op>{d_source_messages_.data(), d_combined_.data(),
@@ -314,9 +312,11 @@ class PartitionEngine {
   }
   // d_source_messages_[v] = the message of active v, the fill value for inactive v. With `compare`,
   // returns whether every active source (with out-edges) sends the same message, bit for bit (a
-  // read-back: the caller chooses the pass by it).
+  // read-back: the caller chooses the pass by it). With `reset_combined`, the combined values
+  // become the fill value and the receivers' flags 0 in the same pass (push_combine).
   template <class Work>
-  bool frontier_source_messages(const Work& work, const Message& fill, bool compare) {
+  bool frontier_source_messages(const Work& work, const Message& fill, bool compare,
+                                bool reset_combined = false) {
     if (V_ == 0) return false;
     cudaStream_t s = stream_.get();
     if (compare) {
@@ -327,7 +327,8 @@ class PartitionEngine {
     gpu::kernels::frontier_source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
         <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
             ctx(), vertex_arrays_, edge_arrays_, work, d_active_flags_.data(), V_, fill,
-            d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr);
+            d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
+            reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr);
     MEDUSA_CUDA_CHECK_LAUNCH("frontier_source_message_kernel");
     if (!compare) return false;
     d_bit_range_.download(h_bit_range_.data(), 2, s);
