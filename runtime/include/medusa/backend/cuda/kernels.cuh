@@ -149,6 +149,9 @@ __global__ void __launch_bounds__(kBlock)
     const std::uint64_t i = base + threadIdx.x;
     const bool set = i < n && flags[i] != 0;
     if (current != nullptr && i < n) current[i] = set ? 1 : 0;
+    // A sparse frontier (a road graph's few hundred vertices) leaves almost every block empty: skip
+    // the counting and the atomics there (the whole block agrees, so the barriers stay whole).
+    if (__syncthreads_or(set ? 1 : 0) == 0) continue;
     const unsigned mask = __ballot_sync(0xffffffffu, set);
     unsigned long long deg = 0;
     if (set && out_offsets != nullptr) deg = out_offsets[i + 1] - out_offsets[i];
