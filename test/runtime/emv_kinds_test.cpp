@@ -241,8 +241,9 @@ struct SendByWeightStep_edge_element {  // what medusa-cc emits for a proven-ind
     f.edge(v, el, i);
   }
 };
-struct SendValue_edge_element {  // what medusa-cc emits for a uniform send (medusa_source_message)
-  SendValue f;
+template <class Send>
+struct UniformSendElement {  // what medusa-cc emits for a uniform send (medusa_source_message)
+  Send f;
   MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id, std::uint32_t i) const {
     VertexProxy v = make_vertex(c, va, id);
     medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
@@ -253,18 +254,8 @@ struct SendValue_edge_element {  // what medusa-cc emits for a uniform send (med
     return f.message(v);
   }
 };
-struct SendLevel_edge_element {
-  SendLevel f;
-  MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA& ea, VertexId id, std::uint32_t i) const {
-    VertexProxy v = make_vertex(c, va, id);
-    medusa::EdgeList<EdgeProxy> el(&c, &ea, id);
-    el[i].sendMsg(f.message(v));
-  }
-  MEDUSA_HD int medusa_source_message(const Ctx& c, const VA& va, const EA&, VertexId id) const {
-    VertexProxy v = make_vertex(c, va, id);
-    return f.message(v);
-  }
-};
+using SendValue_edge_element = UniformSendElement<SendValue>;
+using SendLevel_edge_element = UniformSendElement<SendLevel>;
 struct SumSlots_element {
   SumSlots f;
   MEDUSA_HD void operator()(const Ctx& c, const VA& va, const EA&, VertexId id) const {

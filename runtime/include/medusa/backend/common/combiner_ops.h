@@ -42,20 +42,24 @@ struct LogicalOrOp {
   }
 };
 
-// Operators whose fold of copies of one message x and of the fill value f is op(f, x) however many
-// of each it folds (min, max and the logical ones; not sum or product): such a fold is decided by
-// the first message it meets, so a pull pass whose sources all send the same message may stop
-// there (pull_fusion.h).
+// Min and max ignore both repeats and order (pull_fusion.h pushes frontiers into the combined
+// values with them); with the logical ones they make the idempotent operators, whose fold of
+// copies of one message x and of the fill value f is op(f, x) however many of each it folds: such
+// a fold is decided by the first message it meets.
 template <class Op>
-struct is_idempotent_op : std::false_type {};
+struct is_min_max_op : std::false_type {};
 template <class T>
-struct is_idempotent_op<MinOp<T>> : std::true_type {};
+struct is_min_max_op<MinOp<T>> : std::true_type {};
 template <class T>
-struct is_idempotent_op<MaxOp<T>> : std::true_type {};
+struct is_min_max_op<MaxOp<T>> : std::true_type {};
+template <class Op>
+struct is_logical_op : std::false_type {};
 template <class T>
-struct is_idempotent_op<LogicalAndOp<T>> : std::true_type {};
+struct is_logical_op<LogicalAndOp<T>> : std::true_type {};
 template <class T>
-struct is_idempotent_op<LogicalOrOp<T>> : std::true_type {};
+struct is_logical_op<LogicalOrOp<T>> : std::true_type {};
+template <class Op>
+inline constexpr bool is_idempotent_op = is_min_max_op<Op>::value || is_logical_op<Op>::value;
 
 inline const char* combiner_op_name(CombinerOp op) {
   switch (op) {

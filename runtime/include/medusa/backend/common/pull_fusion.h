@@ -76,7 +76,7 @@ struct has_source_message<Work, std::void_t<decltype(&Work::medusa_source_messag
 // run time, bit for bit, on the messages the frontier's vertices computed.
 template <class Work, class Op, class Msg>
 inline constexpr bool may_stop_at_first_message = has_source_message<Work>::value &&
-                                                  is_idempotent_op<Op>::value &&
+                                                  is_idempotent_op<Op> &&
                                                   sizeof(Msg) <= sizeof(std::uint64_t);
 
 // A sparse frontier of uniform sends under min or max is pushed straight into the combined values:
@@ -84,12 +84,6 @@ inline constexpr bool may_stop_at_first_message = has_source_message<Work>::valu
 // GPU), which starts at the fill value. That is the Combiner's fold, because min and max ignore
 // repeats and order and the unsent slots hold the fill value; the slots stay pending as for a pull.
 // It replaces the fill of all E slots and the fold over all of them by work on the frontier's edges.
-template <class Op>
-struct is_min_max_op : std::false_type {};
-template <class T>
-struct is_min_max_op<MinOp<T>> : std::true_type {};
-template <class T>
-struct is_min_max_op<MaxOp<T>> : std::true_type {};
 template <class Work, class Op, class Msg>
 inline constexpr bool may_push_combine = has_source_message<Work>::value && is_min_max_op<Op>::value &&
                                          (sizeof(Msg) == 4 || sizeof(Msg) == 8);
