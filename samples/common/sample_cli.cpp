@@ -3,6 +3,7 @@
 #include <medusa/io/generators.h>
 #include <medusa/io/graph_file.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -156,6 +157,19 @@ bool source_in_graph(const Options& opt, const EdgeList& edges) {
   std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name.c_str(), opt.source,
                edges.vertex_count);
   return false;
+}
+
+std::int64_t edge_without_reverse(const EdgeList& edges) {
+  std::vector<std::uint64_t> pairs(edges.src.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    pairs[i] = (static_cast<std::uint64_t>(edges.src[i]) << 32) | edges.dst[i];
+  std::sort(pairs.begin(), pairs.end());
+  for (std::size_t i = 0; i < edges.src.size(); ++i) {
+    if (edges.src[i] == edges.dst[i]) continue;
+    const std::uint64_t reverse = (static_cast<std::uint64_t>(edges.dst[i]) << 32) | edges.src[i];
+    if (!std::binary_search(pairs.begin(), pairs.end(), reverse)) return static_cast<std::int64_t>(i);
+  }
+  return -1;
 }
 
 void configure(Config& conf, const Options& opt) {

@@ -64,6 +64,10 @@ EdgeList load_edges(const Options& opt);
 // False, after saying so on stderr, when --source names no vertex of the loaded graph.
 bool source_in_graph(const Options& opt, const EdgeList& edges);
 
+// Index of an edge u -> v (u != v) without its reverse v -> u, or -1 when the graph is symmetric
+// (for the samples whose answer is of the undirected graph).
+std::int64_t edge_without_reverse(const EdgeList& edges);
+
 // Builds a Graph with the loaded edges; `set_weight(edge, w)` stores a weight into the user's edge.
 template <class V, class E, class SetWeight>
 Graph<V, E> make_graph(const EdgeList& in, SetWeight set_weight) {
