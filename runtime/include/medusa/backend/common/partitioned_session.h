@@ -241,8 +241,10 @@ class PartitionedSession : public SessionBase {
   template <class Element>
   bool can_defer(Domain domain) const {
     if (!pull_fusion_ || !fill_deferred_ || deferred_push_) return false;
-    return domain == Domain::All ||
-           (domain == Domain::Active && engines_[0]->template may_fuse_frontier<Element>());
+    if (domain == Domain::All) return true;
+    return domain == Domain::Active && Program::uses.vertex_frontier &&
+           (engines_[0]->frontier_pull_preferred() ||
+            may_push_combine_with<Element, Message>(conf_.combinerOpType));
   }
   template <class Push, class Work>
   void defer(const Push& push, const Work& work, Domain domain) {

@@ -63,24 +63,19 @@ struct FusedSource {
 
 // Slot values gathered from one message per source vertex (an element with
 // medusa_source_message, pull_fusion.h): `sources[u]` for an in-edge from an active (or any)
-// source u, which sent it; the fill value otherwise. Written back like FusedSource, unless
-// `slots` is null (the engine then knows them to be sources[in_src] and writes them on demand).
+// source u, which sent it; the fill value otherwise. The slots are not written: the engine knows
+// them to be sources[in_src] and writes them on demand.
 template <class Msg>
 struct SourceMessageSource {
   const VertexId* in_src;
   const std::uint8_t* active;  // frontier flags, or null: every source
   const Msg* sources;          // the message of each source vertex
-  Msg* slots;
   Msg fill;
   __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
     const VertexId u = in_src[slot];
-    Msg x = fill;
-    if (active == nullptr || active[u] != 0) {
-      x = sources[u];
-      sent = true;
-    }
-    if (slots != nullptr) slots[slot] = x;
-    return x;
+    if (active != nullptr && active[u] == 0) return fill;
+    sent = true;
+    return sources[u];
   }
 };
 
@@ -200,41 +195,27 @@ struct GatherOut {
 
 namespace kernels {
 
-// out[v] = work.medusa_source_message(c, va, ea, v) for every vertex v of the queue (or 0 .. n-1
-// when there is none) that has out-edges: the elements only ever ran for a vertex's edges.
-template <class Msg, class VA, class EA, class Work>
-__global__ void __launch_bounds__(kBlock)
-    source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
-                          const __grid_constant__ EA ea, const __grid_constant__ Work work,
-                          const VertexId* __restrict__ queue, std::uint64_t n, Msg* __restrict__ out) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t q = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < n;
-       q += stride) {
-    const VertexId v = queue != nullptr ? queue[q] : static_cast<VertexId>(q);
-    if (c.out_offsets[v + 1] != c.out_offsets[v]) out[v] = work.medusa_source_message(c, va, ea, v);
-  }
-}
-
-// Over all n vertices for a pulled frontier: out[v] = the message of an active v with out-edges,
-// the fill value for an inactive one (what its slots hold, so that the slots can stay pending).
+// out[v] = work.medusa_source_message(c, va, ea, v) for every vertex v < n with out-edges (the
+// elements only ever ran for a vertex's edges). With frontier flags `active`, only for active v;
+// out[v] = the fill value for inactive v (what its slots hold, so that the slots can stay pending).
 // Unless null, bit_range[0] / [1] take the least / greatest bits of the active messages (preset to
 // ~0 / 0): equal when every active source sends the same message. A pushed frontier
 // (push_combine.cuh) also has combined[v] reset to the fill value and received[v] to 0 here, unless
 // those are null: one pass over the vertices instead of three.
 template <class Msg, class VA, class EA, class Work>
 __global__ void __launch_bounds__(kBlock)
-    frontier_source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
-                                   const __grid_constant__ EA ea, const __grid_constant__ Work work,
-                                   const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
-                                   Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
-                                   Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
+    source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                          const __grid_constant__ EA ea, const __grid_constant__ Work work,
+                          const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
+                          Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
+                          Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
        v += stride) {
     if (combined != nullptr) combined[v] = fill;
     if (received != nullptr) received[v] = 0;
-    if (active[v] == 0) {
+    if (active != nullptr && active[v] == 0) {
       out[v] = fill;
     } else if (c.out_offsets[v + 1] != c.out_offsets[v]) {
       const Msg x = work.medusa_source_message(c, va, ea, static_cast<VertexId>(v));

@@ -267,23 +267,12 @@ class PartitionEngine {
       // usually never (PageRank, BFS).
       slots_pending_ = true;
       const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active,
-                                                       d_source_messages_.data(), nullptr, fill};
-      if (!frontier) {
-        if (V_ != 0) {
-          gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
-              <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
-                  ctx(), vertex_arrays_, edge_arrays_, work, nullptr, V_, d_source_messages_.data());
-          MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
-        }
-        gather(gathered, op, d_received_.data());
-        edges_visited_ += E_;
-        return;
-      }
+                                                       d_source_messages_.data(), fill};
       if constexpr (common::may_push_combine<Work, Op, Message>) {
-        if (!frontier_pull_preferred()) return push_combine(work, op, fill);
+        if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
-      const bool one_message = frontier_source_messages(work, fill, may_stop);
+      const bool one_message = source_messages(work, fill, active, frontier && may_stop);
       if (may_stop && one_message)
         gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
                op, d_received_.data());
@@ -303,20 +292,21 @@ class PartitionEngine {
   // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
   template <class Work, class Op>
   void push_combine(const Work& work, const Op& op, const Message& fill) {
-    frontier_source_messages(work, fill, false, /*reset_combined=*/true);
+    source_messages(work, fill, d_active_flags_.data(), false, /*reset_combined=*/true);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
         gpu::PushCombineElement<Message, Op>{d_source_messages_.data(), d_combined_.data(),
                                              d_received_.data(), op},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
   }
-  // d_source_messages_[v] = the message of active v, the fill value for inactive v. With `compare`,
-  // returns whether every active source (with out-edges) sends the same message, bit for bit (a
-  // read-back: the caller chooses the pass by it). With `reset_combined`, the combined values
-  // become the fill value and the receivers' flags 0 in the same pass (push_combine).
+  // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
+  // fill value for inactive v. With `compare`, returns whether every active source (with
+  // out-edges) sends the same message, bit for bit (a read-back: the caller chooses the pass by
+  // it). With `reset_combined`, the combined values become the fill value and the receivers' flags
+  // 0 in the same pass (push_combine).
   template <class Work>
-  bool frontier_source_messages(const Work& work, const Message& fill, bool compare,
-                                bool reset_combined = false) {
+  bool source_messages(const Work& work, const Message& fill, const std::uint8_t* active, bool compare,
+                       bool reset_combined = false) {
     if (V_ == 0) return false;
     cudaStream_t s = stream_.get();
     if (compare) {
@@ -324,26 +314,18 @@ class PartitionEngine {
       h_bit_range_[1] = 0;
       d_bit_range_.upload(h_bit_range_.data(), 2, s);
     }
-    gpu::kernels::frontier_source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
+    gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
         <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
-            ctx(), vertex_arrays_, edge_arrays_, work, d_active_flags_.data(), V_, fill,
+            ctx(), vertex_arrays_, edge_arrays_, work, active, V_, fill,
             d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
             reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr);
-    MEDUSA_CUDA_CHECK_LAUNCH("frontier_source_message_kernel");
+    MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
     if (!compare) return false;
     d_bit_range_.download(h_bit_range_.data(), 2, s);
     stream_.sync();
     return h_bit_range_[0] == h_bit_range_[1];
   }
 
-  // Whether an edge-parallel ELIST with element Work over this superstep's frontier fuses with the
-  // Combiner that follows: pulled when dense, pushed into the combined values when it may be.
-  template <class Work>
-  bool may_fuse_frontier() const {
-    return frontier_pull_preferred() ||
-           (pull_fusion_ && Program::uses.vertex_frontier &&
-            common::may_push_combine_with<Work, Message>(conf_.combinerOpType));
-  }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && Program::uses.vertex_frontier &&

@@ -218,14 +218,6 @@ class PartitionEngine {
   }
 
   bool pull_fusion() const { return pull_fusion_; }
-  // Whether an edge-parallel ELIST with element Work over this superstep's frontier fuses with the
-  // Combiner that follows: pulled when dense, pushed into the combined values when it may be.
-  template <class Work>
-  bool may_fuse_frontier() const {
-    return frontier_pull_preferred() ||
-           (pull_fusion_ && vertex_frontier_.allocated() &&
-            common::may_push_combine_with<Work, Message>(conf_.combinerOpType));
-  }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && vertex_frontier_.allocated() &&
