@@ -24,18 +24,25 @@ import sys
 import threading
 import time
 
-MEDUSA = ["pagerank", "bfs_q", "bfs_n", "sssp", "sssp_q", "cc"]
+MEDUSA = ["pagerank", "bfs_q", "bfs_n", "sssp", "sssp_q", "cc", "pagerank_vertex_loops",
+          "pagerank_vertex_loops_csr"]
 BASELINES = ["pagerank_baseline", "bfs_baseline", "bfs_baseline_do"]
-VARIANTS = {"bfs_baseline_do": ("bfs_baseline", ["--direction-optimizing"])}  # workload: (program, arguments)
+# workload: (program, arguments)
+VARIANTS = {"bfs_baseline_do": ("bfs_baseline", ["--direction-optimizing"]),
+            "pagerank_vertex_loops_csr": ("pagerank_vertex_loops", ["--layout", "csr"])}
 # Run order: the pairs behind the overhead ratios first, so that a spent time budget cuts the rest.
-ORDER = ["pagerank", "pagerank_baseline", "bfs_q", "bfs_baseline", "cc", "sssp_q", "bfs_n", "sssp", "bfs_baseline_do"]
+ORDER = ["pagerank", "pagerank_baseline", "bfs_q", "bfs_baseline", "cc", "sssp_q", "bfs_n", "sssp", "bfs_baseline_do",
+         "pagerank_vertex_loops", "pagerank_vertex_loops_csr"]
 NEEDS_SOURCE = {"bfs_q", "bfs_n", "sssp", "sssp_q", "bfs_baseline", "bfs_baseline_do"}
 NEEDS_SYMMETRIC = {"cc"}  # label propagation computes components of an undirected graph
 # Medusa / baseline pairs whose time ratio is the framework's overhead; PageRank per iteration.
 # The top-down baseline is the overhead measure (bfs_q is top-down too); the direction-optimizing one
 # shows what the algorithm alone would gain.
 RATIOS = [("bfs", "bfs_q", "bfs_baseline"), ("pagerank", "pagerank", "pagerank_baseline"),
-          ("bfs-vs-direction-optimizing", "bfs_q", "bfs_baseline_do")]
+          ("bfs-vs-direction-optimizing", "bfs_q", "bfs_baseline_do"),
+          # The edge layout the runtime chose (Layout::Auto) against CSR, for a thread-per-vertex
+          # ELIST loop (PageRank translated with --no-edge-parallel): below 1 means the layout helps.
+          ("pagerank-layout", "pagerank_vertex_loops", "pagerank_vertex_loops_csr")]
 
 SUMMARY = re.compile(r"^(\w+): (\d+) supersteps, ([\d.]+) ms, ([\d.]+) GTEPS \((\d+) edges visited, "
                      r"graph has (\d+)\), stop: (.*)$", re.M)
@@ -281,6 +288,11 @@ class Suite:
         if m and "vertices" not in self.graphs[w["graph"]]:
             self.graphs[w["graph"]].update(vertices=int(m.group(1)), edges=int(m.group(2)))
         w["device_memory_reported_bytes"] = mem
+        layout = re.search(r"^\s*layout: ([^;\n]*)", out, re.M)  # the session's report (--verbose)
+        if layout:
+            w["layout"] = layout.group(1)
+            if w["program"].startswith("pagerank_vertex_loops"):
+                w["notes"].append("layout " + layout.group(1))
         if rc != 0 or not runs or not validation or "PASSED" not in validation:
             self.fail(w, "validation run", rc, out)
             return
@@ -356,7 +368,7 @@ def ratios(workloads):
             m, b = by.get((graph, medusa)), by.get((graph, base))
             if not (m and b and m.get("median_ms") and b.get("median_ms")):
                 continue
-            per = "_per_iteration" if algo == "pagerank" else ""
+            per = "_per_iteration" if algo.startswith("pagerank") else ""
             out.append(dict(algorithm=algo, graph=graph, medusa=medusa, baseline=base,
                             unit="ms per iteration" if per else "ms",
                             medusa_median=m[f"median_ms{per}"], baseline_median=b[f"median_ms{per}"],

@@ -2,7 +2,8 @@
 #                    [OTHER_SOURCES <plain sources...>]
 #                    [BACKENDS cuda host]            # default: every backend this build has
 #                    [INCLUDE_DIRECTORIES <dirs...>] [COMPILE_DEFINITIONS <defs...>]
-#                    [LINK_LIBRARIES <libs...>])
+#                    [LINK_LIBRARIES <libs...>]
+#                    [TRANSLATOR_OPTIONS <medusa-cc options...>])  # e.g. --no-edge-parallel
 #
 # Runs medusa-cc on each EMV source (a custom command that depends on the source and on the tool,
 # so editing either regenerates and rebuilds) and creates
@@ -25,7 +26,7 @@ endfunction()
 
 function(medusa_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "" "SOURCES;OTHER_SOURCES;BACKENDS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES")
+    "" "SOURCES;OTHER_SOURCES;BACKENDS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES;TRANSLATOR_OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(SEND_ERROR "medusa_add_program(${name}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
     return()
@@ -101,7 +102,8 @@ function(medusa_add_program name)
     add_custom_command(
       OUTPUT ${cu} ${cpp}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
-      COMMAND $<TARGET_FILE:${translator}> --backend=both -o ${out_dir} ${src_abs} -- ${extra_args}
+      COMMAND $<TARGET_FILE:${translator}> --backend=both ${arg_TRANSLATOR_OPTIONS} -o ${out_dir} ${src_abs}
+              -- ${extra_args}
       DEPENDS ${src_abs} ${translator}
       COMMENT "medusa-cc: translating ${src} for ${name}"
       VERBATIM)

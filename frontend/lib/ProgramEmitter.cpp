@@ -154,7 +154,7 @@ std::vector<ProgramEmitter::DeviceField> ProgramEmitter::deviceFields(bool verte
   return out;
 }
 
-std::string ProgramEmitter::programTraits() const {
+std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   TemplateEngine::Values values;
   values["vertex"] = model_.vertex.qualified;
   values["edge"] = model_.edge.qualified;
@@ -196,6 +196,11 @@ std::string ProgramEmitter::programTraits() const {
   values["received"] = boolText(uses.received);
   values["messages"] = boolText(uses.messages);
   values["edge_reads_combined"] = boolText(uses.edge_reads_combined);
+  // ELIST loops emitted one thread per vertex: the runtime may give them column-major edges.
+  bool vertex_edge_loops = false;
+  for (const FunctorInfo& f : model_.functors)
+    vertex_edge_loops |= f.kind == ApiKind::Elist && !edgeParallel(f, options);
+  values["vertex_edge_loops"] = boolText(vertex_edge_loops);
   return templates_.render("program_traits", values);
 }
 
@@ -463,7 +468,7 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     copyUser(traits_at);
     out.toGenerated();
     out.append(leaveScope(namespaces));
-    out.append(programTraits());
+    out.append(programTraits(options));
     for (const CombinerInfo* c : deferred_combiners) out.append(combinerEnd(*c, true));
     out.append(enterScope(namespaces));
     traits_done = true;

@@ -37,6 +37,7 @@ std::string g_backend = "host";
       << "  --hops K          drill-down: neighbourhood radius (default 2)\n"
       << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
       << "  --output FILE     write per-vertex results\n"
+      << "  --layout L        edge layout: auto, csr, column or hybrid (default auto)\n"
       << "  --verbose         print the runtime's layout and memory report\n";
   std::exit(error.empty() ? 0 : 2);
 }
@@ -99,6 +100,14 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     } else if (a == "--symmetrize") o.symmetrize = true;
     else if (a == "--validate") o.validate = true;
     else if (a == "--verbose") o.verbose = true;
+    else if (a == "--layout") {
+      const std::string l = value();
+      if (l == "auto") o.layout = Layout::Auto;
+      else if (l == "csr") o.layout = Layout::CSR;
+      else if (l == "column") o.layout = Layout::ColumnMajor;
+      else if (l == "hybrid") o.layout = Layout::Hybrid;
+      else usage(o, description, "--layout must be auto, csr, column or hybrid, got '" + l + "'");
+    }
     else if (!a.empty() && a[0] == '-') usage(o, description, "unknown option " + a);
     else if (o.graph_file.empty()) o.graph_file = a;
     else usage(o, description, "more than one graph file given");
@@ -178,6 +187,7 @@ void configure(Config& conf, const Options& opt) {
   conf.partitionFile = opt.partition_file;
   conf.replicationHops = opt.replication_hops;
   conf.verbose = opt.verbose;
+  conf.layout = opt.layout;
 }
 
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {

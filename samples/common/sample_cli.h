@@ -32,6 +32,7 @@ struct Options {
   double probability = 0.1;       // sample-specific probability (e.g. infoprop: cascade)
   std::uint32_t hops = 2;         // drill-down: size of the neighbourhood
   bool validate = false;
+  Layout layout = Layout::Auto;   // --layout
   bool verbose = false;
   std::string output;
 };

@@ -29,7 +29,7 @@ class ProgramEmitter {
   std::string emit(const EmitOptions& options) const;
 
   // Pieces, public for unit tests.
-  std::string programTraits() const;
+  std::string programTraits(const EmitOptions& options = {}) const;
   std::string functorBegin(const FunctorInfo& functor) const;
   // The one-thread-per-element element and the launcher.
   std::string functorEnd(const FunctorInfo& functor) const;

@@ -45,6 +45,12 @@ struct KernelCtx {
   // Pull-fused Combiner: non-null in the copy of the context that runs one in-edge's work; sendMsg
   // writes here instead of the message buffer (m is 1 then).
   FoldSlot<Msg>* fold_slot = nullptr;
+  // Layout::ColumnMajor / Hybrid (common/edge_layout.h), set only for thread-per-vertex ELIST
+  // launches: out-edge i < column_width of vertex v sits at column slot i * vertex_count + v, which
+  // holds its tail and rid (its CSR position is out_offsets[v] + i, as ever). Null under CSR.
+  const VertexId* column_dst = nullptr;
+  const EdgeIndex* column_rid = nullptr;
+  std::uint32_t column_width = 0;
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
@@ -139,6 +145,9 @@ struct EdgeHandle {
   EdgeIndex medusa_eid_;
   VertexId medusa_head_;
   VertexId medusa_tail_;
+  // The edge's rid when the caller already read it (a column slot), else kUnknownRid.
+  static constexpr EdgeIndex kUnknownRid = ~EdgeIndex{0};
+  EdgeIndex medusa_rid_ = kUnknownRid;
 
   MEDUSA_HD VertexId head_id() const { return detail::global_vertex(*medusa_ctx_, medusa_head_); }
   MEDUSA_HD VertexId tail_id() const { return detail::global_vertex(*medusa_ctx_, medusa_tail_); }
@@ -150,7 +159,7 @@ struct EdgeHandle {
       c.fold_slot->sent = true;
       return;
     }
-    EdgeIndex slot = c.rid[medusa_eid_] * c.m;
+    EdgeIndex slot = (medusa_rid_ != kUnknownRid ? medusa_rid_ : c.rid[medusa_eid_]) * c.m;
     if (c.m > 1) {
       const std::uint32_t k = detail::atomic_inc(&c.send_counts[medusa_eid_]);
       if (k >= c.m) {
@@ -179,6 +188,12 @@ class EdgeList {
 
   MEDUSA_HD std::uint32_t size() const { return size_; }
   MEDUSA_HD P operator[](std::uint32_t i) const {
+    if (i < ctx_->column_width) {  // column-major part: consecutive lanes read consecutive slots
+      const EdgeIndex slot = static_cast<EdgeIndex>(i) * ctx_->vertex_count + head_;
+      P p = P::make(*ctx_, *arrays_, begin_ + i, head_, ctx_->column_dst[slot]);
+      p.medusa_rid_ = ctx_->column_rid[slot];
+      return p;
+    }
     const EdgeIndex e = begin_ + i;
     return P::make(*ctx_, *arrays_, e, head_, ctx_->out_dst[e]);
   }

@@ -42,6 +42,7 @@ struct ProgramUses {
   bool received = false;         // Domain::Received is used: track message receivers
   bool messages = true;          // some functor sends messages
   bool edge_reads_combined = false;  // an ELIST/EDGE functor reads combined_msg() of a head vertex
+  bool vertex_edge_loops = false;    // an ELIST functor runs its edge loop in one thread per vertex
 };
 
 // Primary template: only the generated (or hand-written) specializations are complete.

@@ -60,6 +60,25 @@ TEST_CASE("only used fields travel, in the directions their uses need", "[fronte
   CHECK(traits.find("/*messages=*/false") != std::string::npos);
 }
 
+TEST_CASE("the traits say when an ELIST loop runs one thread per vertex", "[frontend]") {
+  // The runtime gives such loops column-major edges (Layout::Auto); edge-parallel ones read CSR.
+  ProgramModel m = twoFieldModel(kSource);
+  m.functors[0].kind = ApiKind::Elist;
+  TemplateEngine templates;
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("/*vertex_edge_loops=*/true") !=
+        std::string::npos);
+  m.functors[0].edge_loop = EdgeLoopInfo{};
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("/*vertex_edge_loops=*/false") !=
+        std::string::npos);
+  EmitOptions no_edge_parallel;
+  no_edge_parallel.edge_parallel = false;
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("/*vertex_edge_loops=*/true") !=
+        std::string::npos);
+  m.functors[0].kind = ApiKind::Vertex;
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("/*vertex_edge_loops=*/false") !=
+        std::string::npos);
+}
+
 TEST_CASE("emitted file keeps user text and correct #line directives", "[frontend]") {
   ProgramModel m = twoFieldModel(kSource);
   TemplateEngine templates;

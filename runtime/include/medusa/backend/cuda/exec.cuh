@@ -32,8 +32,10 @@ class PartitionEngine;
 
 namespace detail {
 
+// `c` is s.ctx(), or s.vertex_loop_ctx() for thread-per-vertex ELIST loops (the layout's columns).
 template <kernels::Source S, class Index, class Program, class Element>
-void launch(PartitionEngine<Program>& s, const LaunchState& l, const Element& f, const Index* ids,
+void launch(PartitionEngine<Program>& s, const LaunchState& l,
+            const KernelCtx<typename Program::Message>& c, const Element& f, const Index* ids,
             const std::uint8_t* flags, std::uint64_t n, Index first, Index lo, Index hi) {
   if (n == 0) return;  // an empty frontier costs no launch
   using Msg = typename Program::Message;
@@ -41,7 +43,7 @@ void launch(PartitionEngine<Program>& s, const LaunchState& l, const Element& f,
   using EA = typename Program::EdgeArrays;
   kernels::apply_kernel<S, Index, Msg, VA, EA, Element>
       <<<grid_for(n, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-          s.ctx(), s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, first, lo, hi);
+          c, s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, first, lo, hi);
   MEDUSA_CUDA_CHECK_LAUNCH("an EMV functor kernel");
 }
 
@@ -51,20 +53,21 @@ void run_vertices(PartitionEngine<Program>& s, Domain d, const Element& f, const
   // Vertex-side kinds visit [0, vertex_end); ELIST visits heads [head_begin, head_end).
   const VertexId lo = K == ELIST ? r.head_begin : 0;
   const VertexId hi = K == ELIST ? r.head_end : r.vertex_end;
+  const auto c = K == ELIST ? s.vertex_loop_ctx() : s.ctx();
   switch (d) {
     case Domain::All:
       if (K == ELIST) s.add_edges_visited(s.out_edge_range(lo, hi));
-      launch<kernels::Source::All, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr), nullptr,
+      launch<kernels::Source::All, VertexId>(s, l, c, f, static_cast<const VertexId*>(nullptr), nullptr,
                                              hi - lo, lo, lo, hi);
       return;
     case Domain::Active:
       if (K == ELIST && lo == 0) s.add_edges_visited(l.active_vertex_edges);
-      launch<kernels::Source::Queue, VertexId>(s, l, f, l.active_vertices, nullptr,
+      launch<kernels::Source::Queue, VertexId>(s, l, c, f, l.active_vertices, nullptr,
                                                l.active_vertex_count, VertexId{0}, lo, hi);
       return;
     case Domain::Received:  // (the session rejects it for ELIST; no kernel is instantiated)
       if constexpr (K != ELIST)
-        launch<kernels::Source::Flagged, VertexId>(s, l, f, static_cast<const VertexId*>(nullptr),
+        launch<kernels::Source::Flagged, VertexId>(s, l, c, f, static_cast<const VertexId*>(nullptr),
                                                    l.received, hi, VertexId{0}, lo, hi);
       return;
   }
@@ -77,11 +80,11 @@ void run_edges(PartitionEngine<Program>& s, Domain d, const Element& f, const co
   const EdgeIndex lo = s.first_out_edge(r.head_begin), hi = s.first_out_edge(r.head_end);
   if (d == Domain::All) {
     s.add_edges_visited(hi - lo);
-    launch<kernels::Source::All, EdgeIndex>(s, l, f, static_cast<const EdgeIndex*>(nullptr), nullptr,
+    launch<kernels::Source::All, EdgeIndex>(s, l, s.ctx(), f, static_cast<const EdgeIndex*>(nullptr), nullptr,
                                             hi - lo, lo, lo, hi);
   } else {
     if (lo == 0) s.add_edges_visited(l.active_edge_count);
-    launch<kernels::Source::Queue, EdgeIndex>(s, l, f, l.active_edges, nullptr, l.active_edge_count,
+    launch<kernels::Source::Queue, EdgeIndex>(s, l, s.ctx(), f, l.active_edges, nullptr, l.active_edge_count,
                                               EdgeIndex{0}, lo, hi);
   }
 }
@@ -110,7 +113,7 @@ void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element&
   } else {
     static_assert(K == MESSAGE, "unknown ApiKind");
     const auto c = s.ctx();
-    detail::launch<kernels::Source::All, EdgeIndex>(s, s.launch_state(), element,
+    detail::launch<kernels::Source::All, EdgeIndex>(s, s.launch_state(), c, element,
                                                     static_cast<const EdgeIndex*>(nullptr), nullptr,
                                                     c.edge_count * c.m, EdgeIndex{0}, EdgeIndex{0},
                                                     EdgeIndex{0});

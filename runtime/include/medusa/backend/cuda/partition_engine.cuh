@@ -11,6 +11,7 @@
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
@@ -147,7 +148,15 @@ class PartitionEngine {
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
-    gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
+    const std::uint64_t free_bytes = gpu::free_device_bytes();
+    // The column slots get what the rest leaves, less a tenth for CUB and the driver.
+    const std::uint64_t room = free_bytes > plan_.total() ? (free_bytes - plan_.total()) / 10 * 9 : 0;
+    layout_ = common::choose_edge_layout(t.out_offsets, conf.layout, Program::uses.vertex_edge_loops,
+                                         common::LayoutTarget::Gpu,
+                                         room / common::EdgeLayoutChoice::kSlotBytes);
+    shape.column_edge_bytes = layout_.bytes();
+    plan_ = gpu::plan_memory(shape);
+    gpu::require_fits(plan_, shape, free_bytes, device_.name);
 
     cudaStream_t s = stream_.get();
     // Topology, copied as built on the host.
@@ -172,6 +181,7 @@ class PartitionEngine {
       stream_.sync();  // the view's arrays may go away
     }
     out_offsets_ = t.out_offsets;
+    if (layout_.columns()) upload_column_edges(t);
     if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), s);
     if (pull_fusion_) upload_in_edges(t);
 
@@ -427,6 +437,14 @@ class PartitionEngine {
     c.in_degree = d_in_degree_.data();
     return c;
   }
+  // ctx() plus the column slots of the layout, for thread-per-vertex ELIST launches.
+  KernelCtx<Message> vertex_loop_ctx() const {
+    KernelCtx<Message> c = ctx();
+    c.column_dst = d_column_dst_.data();
+    c.column_rid = d_column_rid_.data();
+    c.column_width = layout_.width;
+    return c;
+  }
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
 
@@ -445,10 +463,8 @@ class PartitionEngine {
     r += "  graph: " + std::to_string(V_) + " vertices, " + std::to_string(E_) +
          " edges, m = " + std::to_string(m_) + ", " + std::to_string(sizeof(Message)) +
          "-byte messages\n";
-    r += "  layout: CSR (array of adjacency arrays) with reverse CSR and rID";
-    if (conf_.layout != Layout::Auto && conf_.layout != Layout::CSR)
-      r += " (the requested layout is not available on the CUDA backend yet)";
-    r += "\n  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
+    r += "  layout: " + layout_.describe() + "; messages through the reverse CSR and rID\n";
+    r += "  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
          "independent): a thread per edge (All), 1..32 lanes per queued vertex (Active)\n";
     r += std::string("  Combiner: ") +
          gpu::combiner_strategy_name(combiner_ == gpu::CombinerStrategy::CubBlock && pull_fusion_
@@ -527,6 +543,16 @@ class PartitionEngine {
                                            stream_.get()>>>(d_messages_.data(), d_source_messages_.data(),
                                                             d_in_src_.data(), E_);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
+  }
+
+  // The layout's column slots (common/edge_layout.h), built on the host from the CSR.
+  void upload_column_edges(const Topology& t) {
+    const common::ColumnMajorEdges c = common::build_column_major(t, layout_.width);
+    d_column_dst_.allocate(c.dst.size());
+    d_column_dst_.upload(c.dst.data(), c.dst.size(), stream_.get());
+    d_column_rid_.allocate(c.rid.size());
+    d_column_rid_.upload(c.rid.data(), c.rid.size(), stream_.get());
+    stream_.sync();  // `c` goes away
   }
 
   // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass,
@@ -679,6 +705,7 @@ class PartitionEngine {
   VertexId combine_count_ = 0;
   gpu::DeviceInfo device_;
   gpu::MemoryPlan plan_;
+  common::EdgeLayoutChoice layout_;
   gpu::Stream stream_;
   std::uint64_t V_ = 0, E_ = 0;
   std::uint32_t m_ = 1;
@@ -708,6 +735,8 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_edge_src_;
   gpu::DeviceBuffer<EdgeIndex> d_rid_;
   gpu::DeviceBuffer<EdgeIndex> d_in_offsets_;
+  gpu::DeviceBuffer<EdgeIndex> d_column_rid_;  // the layout's column slots
+  gpu::DeviceBuffer<VertexId> d_column_dst_;
   std::vector<gpu::DeviceBuffer<std::byte>> d_vertex_fields_, d_edge_fields_;
   std::array<void*, kVertexFields> vertex_ptrs_{};
   std::array<void*, kEdgeFields> edge_ptrs_{};

@@ -6,6 +6,7 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
 #include <medusa/backend/common/format_bytes.h>
 #include <medusa/backend/common/message_value.h>
@@ -242,8 +243,7 @@ class PartitionEngine {
     if (conf_.gpuCount > 1) os << ", simulated partition " << index_ << " of " << conf_.gpuCount;
     os << "; " << vertex_count_ << " vertices (" << owned_count_ << " owned), " << edge_count_
        << " edges, m = " << conf_.messagesPerEdge
-       << "; layout CSR (the host backend always uses CSR; requested "
-       << layout_name(conf_.layout) << ")";
+       << "; layout " << layout_.describe();
     os << "; memory: topology " << common::format_bytes(topology_bytes()) << ", vertex fields "
        << common::format_bytes(common::soa_bytes(Program::vertex_fields, vertex_count_))
        << ", edge fields " << common::format_bytes(common::soa_bytes(Program::edge_fields, edge_count_))
@@ -271,7 +271,7 @@ class PartitionEngine {
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
     if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
-    const KernelCtx<Message>& c = ctx_;
+    const KernelCtx<Message> c = K == ELIST ? vertex_loop_ctx() : ctx_;
     const VertexArrays& va = vertex_arrays_;
     const EdgeArrays& ea = edge_arrays_;
     const EdgeIndex* out_off = out_offsets_.data();
@@ -414,13 +414,30 @@ class PartitionEngine {
       out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
       in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
     }
+    // Auto keeps CSR here; ColumnMajor and Hybrid run as on the GPU, so the host tests cover them.
+    const std::size_t total = physical_memory_bytes();
+    const std::size_t used = buffer_bytes() + topology_bytes();
+    const std::uint64_t room = total > used ? (total - used) / 2 : 0;
+    layout_ = common::choose_edge_layout(t.out_offsets, conf_.layout, Program::uses.vertex_edge_loops,
+                                         common::LayoutTarget::Cpu,
+                                         total == 0 ? ~std::uint64_t{0} : room / common::EdgeLayoutChoice::kSlotBytes);
+    if (layout_.columns()) columns_ = common::build_column_major(t, layout_.width);
+  }
+
+  // ctx_ plus the layout's column slots, for thread-per-vertex ELIST loops.
+  KernelCtx<Message> vertex_loop_ctx() const {
+    KernelCtx<Message> c = ctx_;
+    c.column_dst = columns_.dst.data();
+    c.column_rid = columns_.rid.data();
+    c.column_width = layout_.width;
+    return c;
   }
 
   std::size_t topology_bytes() const {
     return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size() +
             in_edge_.size()) *
                sizeof(EdgeIndex) +
-           (out_dst_.size() + edge_src_.size() + in_src_.size()) * sizeof(VertexId);
+           (out_dst_.size() + edge_src_.size() + in_src_.size()) * sizeof(VertexId) + layout_.bytes();
   }
 
   // Bytes Init_Device_DS allocates besides the topology.
@@ -524,16 +541,6 @@ class PartitionEngine {
     return received_queue_;
   }
 
-  static const char* layout_name(Layout l) {
-    switch (l) {
-      case Layout::Auto: return "Auto";
-      case Layout::CSR: return "CSR";
-      case Layout::ColumnMajor: return "ColumnMajor";
-      case Layout::Hybrid: return "Hybrid";
-    }
-    return "unknown";
-  }
-
   Config conf_;
   std::uint32_t index_ = 0;
   VertexId owned_count_ = 0;
@@ -542,6 +549,8 @@ class PartitionEngine {
   EdgeIndex edge_count_ = 0;
   std::vector<EdgeIndex> out_offsets_, rid_, in_offsets_, input_edge_;
   std::vector<VertexId> out_dst_, edge_src_;
+  common::EdgeLayoutChoice layout_;
+  common::ColumnMajorEdges columns_;  // the layout's column slots (empty under CSR)
   bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   common::FrontierPull frontier_pull_ = common::frontier_pull_from_env();
