@@ -7,6 +7,8 @@
 namespace medusa::common {
 namespace {
 
+constexpr std::uint32_t kMinAutoWidth = 4;
+
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   if (whole == 0) return "0%";
   return std::to_string((part * 100 + whole / 2) / whole) + "%";
@@ -104,8 +106,11 @@ EdgeLayoutChoice choose_edge_layout(const std::vector<EdgeIndex>& out_offsets, L
                    " column slots, which do not fit beside the graph (room for " +
                    std::to_string(max_column_slots) + "); use Layout::CSR");
   } else {  // Auto, GPU, thread-per-vertex loops
-    if (hyb < 2)
-      return csr("auto: two thirds of the vertices have fewer than 2 out-edges, too few to coalesce");
+    // Measured on an H100 (docs/benchmarks/2026-11-22-h100-edge-layouts.md): below 4 out-edges
+    // per lane the L1 cache already serves the CSR reads, and the column part only adds padding.
+    if (hyb < kMinAutoWidth)
+      return csr("auto: two thirds of the vertices have fewer than " + std::to_string(kMinAutoWidth) +
+                 " out-edges, too few for coalescing to pay");
     const std::uint64_t held = edges_within(at_least, hyb);
     if (2 * held < c.edge_count)  // a hub-dominated graph: the hubs' loops stay long and uncoalesced
       return csr("auto: a column part of width " + std::to_string(hyb) + " would hold only " +

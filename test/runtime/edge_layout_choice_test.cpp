@@ -54,13 +54,13 @@ TEST_CASE("Auto on skewed degrees keeps the widest column part a third of the ve
   CHECK_THAT(hub.reason, Catch::Contains("would hold only 24% of the edges"));
 }
 
-TEST_CASE("Auto keeps CSR when most vertices have fewer than two out-edges or the slots do not fit",
+TEST_CASE("Auto keeps CSR when most vertices have fewer than four out-edges or the slots do not fit",
           "[runtime]") {
-  std::vector<EdgeIndex> degrees(60, 1);
-  degrees.push_back(50);
+  std::vector<EdgeIndex> degrees(60, 3);  // a road network's degrees
+  degrees.push_back(5);
   const auto sparse = choose_edge_layout(offsets_of(degrees), Layout::Auto, true, LayoutTarget::Gpu, kRoomy);
   CHECK(sparse.layout == Layout::CSR);
-  CHECK_THAT(sparse.reason, Catch::Contains("fewer than 2 out-edges"));
+  CHECK_THAT(sparse.reason, Catch::Contains("fewer than 4 out-edges"));
   const auto grid = offsets_of(std::vector<EdgeIndex>(90, 4));
   const auto tight = choose_edge_layout(grid, Layout::Auto, true, LayoutTarget::Gpu, 359);
   CHECK(tight.layout == Layout::CSR);

@@ -46,7 +46,7 @@ enum class LayoutTarget { Gpu, Cpu };
 // The layout for `requested` (Config::layout). Auto picks a column-major part only on the GPU and
 // only for programs with thread-per-vertex ELIST loops (ProgramUses::vertex_edge_loops): its width
 // is the largest w with at least a third of the vertices of out-degree >= w (HYB's rule), the
-// whole column-major layout when that covers every vertex, CSR when w < 2 or when the column part
+// whole column-major layout when that covers every vertex, CSR when w < 4 or when the column part
 // would hold less than half of the edges (hub-dominated graphs). Throws medusa::Error
 // for ColumnMajor on a graph whose padding would exceed `max_column_slots`.
 EdgeLayoutChoice choose_edge_layout(const std::vector<EdgeIndex>& out_offsets, Layout requested,
