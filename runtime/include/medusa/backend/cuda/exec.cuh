@@ -9,7 +9,8 @@
 //   EDGE            thread per edge          thread per queued edge         (not allowed)
 //   MESSAGE         thread per slot (E*m)    (not allowed)                  (not allowed)
 //
-// ELIST runs the user's whole edge loop in one thread, so a high-degree vertex is one long thread.
+// ELIST runs the user's whole edge loop in one thread, so a high-degree vertex is one long thread;
+// its edges come from the layout's column slots when there are any (vertex_loop_ctx()).
 // When medusa-cc proves the loop's iterations independent it emits an edge-parallel element
 // instead, run by launch_elist_edges:
 //   ELIST (edges)   thread per edge          lanes (1..32) per queued vertex (not allowed)
