@@ -35,16 +35,6 @@ std::uint64_t edges_within(const std::vector<std::uint64_t>& at_least, std::uint
 
 }  // namespace
 
-const char* layout_name(Layout l) {
-  switch (l) {
-    case Layout::Auto: return "Auto";
-    case Layout::CSR: return "CSR";
-    case Layout::ColumnMajor: return "ColumnMajor";
-    case Layout::Hybrid: return "Hybrid";
-  }
-  return "?";
-}
-
 std::string EdgeLayoutChoice::describe() const {
   std::string s;
   if (layout == Layout::CSR) {

@@ -62,6 +62,4 @@ struct ColumnMajorEdges {
 inline constexpr EdgeIndex kNoColumnRid = ~EdgeIndex{0};
 ColumnMajorEdges build_column_major(const Topology& t, std::uint32_t width);
 
-const char* layout_name(Layout l);
-
 }  // namespace medusa::common

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/program.h>
@@ -49,11 +50,8 @@ bool pull_fusion_enabled(const Config& conf) {
 enum class FrontierPull { ByDensity, Always, Never };
 // Read once per engine (not per superstep).
 inline FrontierPull frontier_pull_from_env() {
-  if (const char* env = std::getenv("MEDUSA_FRONTIER_PULL")) {
-    if (std::strcmp(env, "always") == 0) return FrontierPull::Always;
-    if (std::strcmp(env, "never") == 0) return FrontierPull::Never;
-  }
-  return FrontierPull::ByDensity;
+  return choice_from_env("MEDUSA_FRONTIER_PULL", FrontierPull::ByDensity,
+                         {{"always", FrontierPull::Always}, {"never", FrontierPull::Never}});
 }
 inline bool prefer_frontier_pull(FrontierPull mode, std::uint64_t frontier_edges, std::uint64_t edges) {
   if (mode != FrontierPull::ByDensity) return mode == FrontierPull::Always;

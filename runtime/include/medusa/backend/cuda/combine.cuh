@@ -10,6 +10,7 @@
 // Both need the operator to be associative and commutative (as CUB's reductions do).
 #pragma once
 
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/types.h>
@@ -40,12 +41,10 @@ inline const char* combiner_strategy_name(CombinerStrategy s) {
 
 // Binned unless MEDUSA_COMBINER=group4|warp|cub in the environment asks for one of the others.
 inline CombinerStrategy choose_combiner() {
-  if (const char* env = std::getenv("MEDUSA_COMBINER")) {
-    if (std::strcmp(env, "group4") == 0) return CombinerStrategy::Group4;
-    if (std::strcmp(env, "warp") == 0) return CombinerStrategy::Warp;
-    if (std::strcmp(env, "cub") == 0) return CombinerStrategy::CubBlock;
-  }
-  return CombinerStrategy::Binned;
+  return common::choice_from_env("MEDUSA_COMBINER", CombinerStrategy::Binned,
+                                 {{"group4", CombinerStrategy::Group4},
+                                  {"warp", CombinerStrategy::Warp},
+                                  {"cub", CombinerStrategy::CubBlock}});
 }
 
 namespace kernels {

@@ -9,6 +9,7 @@
 // Small frontiers keep the lane-group kernel: the scan costs two launches.
 #pragma once
 
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -19,8 +20,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace medusa::gpu {
 
@@ -151,11 +150,8 @@ class QueueExpansion {
  private:
   enum class Mode { BySize, Groups, Balanced };
   static Mode mode_from_env() {
-    if (const char* env = std::getenv("MEDUSA_QUEUE_EXPAND")) {
-      if (std::strcmp(env, "groups") == 0) return Mode::Groups;
-      if (std::strcmp(env, "balanced") == 0) return Mode::Balanced;
-    }
-    return Mode::BySize;
+    return common::choice_from_env("MEDUSA_QUEUE_EXPAND", Mode::BySize,
+                                   {{"groups", Mode::Groups}, {"balanced", Mode::Balanced}});
   }
 
   Mode mode_ = mode_from_env();  // read once per engine, not per launch

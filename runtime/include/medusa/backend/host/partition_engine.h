@@ -414,7 +414,11 @@ class PartitionEngine {
       out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
       in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
     }
-    // Auto keeps CSR here; ColumnMajor and Hybrid run as on the GPU, so the host tests cover them.
+    choose_layout(t);
+  }
+
+  // Auto keeps CSR here; ColumnMajor and Hybrid run as on the GPU, so the host tests cover them.
+  void choose_layout(const Topology& t) {
     const std::size_t total = physical_memory_bytes();
     const std::size_t used = buffer_bytes() + topology_bytes();
     const std::uint64_t room = total > used ? (total - used) / 2 : 0;
