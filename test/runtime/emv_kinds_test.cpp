@@ -625,7 +625,7 @@ TEST_CASE("Pulling a frontier leaves the combined values, receivers and message 
 // The frontier fused with the Combiner (pulled, or for min / max pushed into the combined values)
 // against the three steps issued as written.
 template <class Send>
-void check_fused_uniform_frontier(medusa::CombinerOp op, int init, FirstSlotReader reader,
+void check_fused_frontier(medusa::CombinerOp op, int init, FirstSlotReader reader,
                                   const char* frontier_pull) {
   const std::uint32_t steps = reader == FirstSlotReader::NextSuperstep ? 2 : 1;
   FusionProbe fused;
@@ -652,8 +652,27 @@ TEST_CASE("A fused frontier of uniform sends leaves pending slots that read as p
       INFO("reader " << static_cast<int>(reader) << ", operator " << static_cast<int>(op));
       for (const char* frontier_pull : {"always", "never"}) {
         INFO("MEDUSA_FRONTIER_PULL=" << frontier_pull);
-        check_fused_uniform_frontier<SendLevel>(op, init, reader, frontier_pull);
-        check_fused_uniform_frontier<SendValue>(op, init, reader, frontier_pull);
+        check_fused_frontier<SendLevel>(op, init, reader, frontier_pull);
+        check_fused_frontier<SendValue>(op, init, reader, frontier_pull);
+      }
+    }
+  }
+}
+
+TEST_CASE("A pushed frontier of edge-dependent sends leaves pending slots that read as written",
+          "[runtime]") {
+  // SendByWeightStep's message depends on the edge, and only some edges send. Under min and max a
+  // fused frontier is pushed at any density (never) unless pulls are forced (always): the push
+  // writes the frontier's slots (the fill value where an edge sent nothing) and leaves the others
+  // pending as the fill value, which the next superstep must still find after the frontier moved.
+  for (FirstSlotReader reader : {FirstSlotReader::SecondCombiner, FirstSlotReader::Mlist,
+                                 FirstSlotReader::NextSuperstep}) {
+    for (const auto& [op, init] : {std::pair{medusa::MEDUSA_MIN, INT_MAX}, std::pair{medusa::MEDUSA_MAX, -5},
+                                   std::pair{medusa::MEDUSA_SUM, 0}}) {
+      INFO("reader " << static_cast<int>(reader) << ", operator " << static_cast<int>(op));
+      for (const char* frontier_pull : {"always", "never", "auto"}) {
+        INFO("MEDUSA_FRONTIER_PULL=" << frontier_pull);
+        check_fused_frontier<SendByWeightStep>(op, init, reader, frontier_pull);
       }
     }
   }

@@ -236,15 +236,15 @@ class PartitionedSession : public SessionBase {
   // A launch over the frontier fuses too when the frontier is dense enough that one pass over
   // every in-edge (skipping inactive sources) beats pushing the frontier's edges
   // (pull_fusion.h: prefer_frontier_pull).
-  // A sparse frontier of uniform sends under min or max fuses too, pushed into the combined values
-  // (pull_fusion.h: may_push_combine).
+  // A frontier under min or max fuses too, pushed into the combined values where the engine
+  // prefers that (pull_fusion.h: may_push_combine).
   template <class Element>
   bool can_defer(Domain domain) const {
     if (!pull_fusion_ || !fill_deferred_ || deferred_push_) return false;
     if (domain == Domain::All) return true;
     return domain == Domain::Active && Program::uses.vertex_frontier &&
            (engines_[0]->frontier_pull_preferred() ||
-            may_push_combine_with<Element, Message>(conf_.combinerOpType));
+            may_push_combine_with<Message>(conf_.combinerOpType));
   }
   template <class Push, class Work>
   void defer(const Push& push, const Work& work, Domain domain) {

@@ -208,7 +208,10 @@ class PartitionEngine {
       d_next_active_vertex_.zero(s);
       d_active_vertices_.allocate(V_);
       expansion_.allocate(V_);
-      if (pull_fusion_) d_active_flags_.allocate(V_);
+      if (pull_fusion_) {
+        d_active_flags_.allocate(V_);
+        d_pushed_flags_.allocate(V_);
+      }
       seed_active_vertices(seeds, t);
     }
     if (Program::uses.edge_frontier) {
@@ -275,10 +278,10 @@ class PartitionEngine {
       // Every slot would hold its source's message (the fill value for an inactive source): the
       // slots are left unwritten until something reads or writes them (materialize_slots),
       // usually never (PageRank, BFS).
-      slots_pending_ = true;
+      slots_ = SlotState::FromSources;
       const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active,
                                                        d_source_messages_.data(), fill};
-      if constexpr (common::may_push_combine<Work, Op, Message>) {
+      if constexpr (common::may_push_combine<Op, Message>) {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
@@ -289,7 +292,10 @@ class PartitionEngine {
       else
         gather(gathered, op, d_received_.data());
     } else {
-      slots_pending_ = false;
+      if constexpr (common::may_push_combine<Op, Message>) {
+        if (frontier && !frontier_pull_preferred()) return push_fold(work, op, fill);
+      }
+      slots_ = SlotState::Written;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
       gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
                     active, d_messages_.data(), fill},
@@ -308,6 +314,24 @@ class PartitionEngine {
         gpu::PushCombineElement<Message, Op>{d_source_messages_.data(), d_combined_.data(),
                                              d_received_.data(), op},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
+  }
+  // A sparse frontier of sends that depend on the edge, under min / max: the combined values start at the
+  // fill value, each frontier edge runs its work, writes its slot and folds what it sent into its
+  // head's value (push_combine.cuh). The other slots are left pending as the fill value, with the
+  // frontier's flags kept to tell them apart (materialize_slots).
+  template <class Work, class Op>
+  void push_fold(const Work& work, const Op& op, const Message& fill) {
+    if (V_ != 0) {
+      gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
+                                                     stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill);
+      MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
+    }
+    gpu::run_elist_edges_on_partition(
+        *this, Domain::Active,
+        gpu::PushFoldElement<Message, Op, Work>{work, d_combined_.data(), d_received_.data(), fill, op},
+        common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
+    slots_ = SlotState::FrontierSources;
+    pushed_sources_ = d_active_flags_.data();
   }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
   // fill value for inactive v. With `compare`, returns whether every active source (with
@@ -342,11 +366,12 @@ class PartitionEngine {
            common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
   }
 
+
   void init_message_buffer(const Message& value) {
     gpu::DeviceScope on(device_.ordinal);
     init_value_ = value;
     ensure_message_buffer();
-    slots_pending_ = false;
+    slots_ = SlotState::Written;
     fill(d_messages_.data(), E_ * m_, init_value_);
     d_send_counts_.zero(stream_.get());
     d_received_.zero(stream_.get());
@@ -534,15 +559,23 @@ class PartitionEngine {
     }
   }
 
-  // Writes the slots a uniform pull pass left pending: slot j holds the message of its in-edge's
-  // source (the fill value where that source was inactive).
+  // Writes the slots a fused pass left pending. FromSources (a uniform pass): slot j holds the
+  // message of its in-edge's source (the fill value where that source was inactive).
+  // FrontierSources (an edge-dependent push): slots of sources outside the pushed frontier hold
+  // the fill value.
   void materialize_slots() {
-    if (!slots_pending_) return;
-    slots_pending_ = false;
-    gpu::kernels::gather_kernel<Message><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0,
-                                           stream_.get()>>>(d_messages_.data(), d_source_messages_.data(),
-                                                            d_in_src_.data(), E_);
-    MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
+    const SlotState state = std::exchange(slots_, SlotState::Written);
+    if (state == SlotState::Written || E_ == 0) return;
+    const unsigned grid = gpu::grid_for(E_, max_blocks_);
+    if (state == SlotState::FromSources) {
+      gpu::kernels::gather_kernel<Message><<<grid, gpu::kernels::kBlock, 0, stream_.get()>>>(
+          d_messages_.data(), d_source_messages_.data(), d_in_src_.data(), E_);
+      MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
+    } else {
+      gpu::kernels::fill_unsent_slots_kernel<Message><<<grid, gpu::kernels::kBlock, 0, stream_.get()>>>(
+          d_messages_.data(), d_in_src_.data(), pushed_sources_, E_, init_value_);
+      MEDUSA_CUDA_CHECK_LAUNCH("fill_unsent_slots_kernel (pending message slots)");
+    }
   }
 
   // The layout's column slots (common/edge_layout.h), built on the host from the CSR.
@@ -682,6 +715,9 @@ class PartitionEngine {
   // SetActive flags of this superstep -> the queues the next superstep's Domain::Active reads.
   void promote_frontiers(cudaStream_t s) {
     gpu::StepCounters* c = d_counters_.data();
+    // Pending slots of a push still need its frontier's flags: the compaction writes the other copy.
+    if (slots_ == SlotState::FrontierSources && pushed_sources_ == d_active_flags_.data())
+      std::swap(d_active_flags_, d_pushed_flags_);
     if (Program::uses.vertex_frontier && V_ != 0) {
       gpu::kernels::compact_flags_kernel<VertexId><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
@@ -717,7 +753,12 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
-  bool slots_pending_ = false;  // the slots are d_source_messages_[in_src] but not written yet
+  // Message slots a fused pass left unwritten: Written (none), FromSources (every slot is
+  // d_source_messages_[in_src]), FrontierSources (slots of sources outside the flags
+  // pushed_sources_ points at hold init_value_).
+  enum class SlotState { Written, FromSources, FrontierSources };
+  SlotState slots_ = SlotState::Written;
+  const std::uint8_t* pushed_sources_ = nullptr;
   gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
   gpu::PinnedBuffer<unsigned long long> h_bit_range_;
   std::uint32_t superstep_ = 0;
@@ -752,6 +793,7 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_active_vertices_;
   gpu::QueueExpansion expansion_;  // degree scan of d_active_vertices_
   gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)
+  gpu::DeviceBuffer<std::uint8_t> d_pushed_flags_;  // a pushed frontier's, while its slots are pending
   bool active_scan_valid_ = false;
   std::uint64_t active_vertex_count_ = 0, active_vertex_edges_ = 0;
   gpu::DeviceBuffer<std::uint8_t> d_next_active_edge_;

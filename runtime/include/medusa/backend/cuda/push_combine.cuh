@@ -1,8 +1,10 @@
-// A sparse frontier of uniform sends under min or max, pushed straight into the combined values
-// (common::may_push_combine): run by the queue expansion (queue_expand.cuh) as an edge-parallel
-// element, one atomic fold per frontier edge into its head's value, which starts at the fill value.
+// A frontier under min or max, pushed straight into the combined values (common::may_push_combine):
+// run by the queue expansion (queue_expand.cuh) as an edge-parallel element, one atomic fold per
+// frontier edge into its head's value, which starts at the fill value.
 #pragma once
 
+#include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/device_api.h>
 #include <medusa/types.h>
 
@@ -51,4 +53,54 @@ struct PushCombineElement {
   }
 };
 
+// Out-edge i of frontier vertex u, for sends that depend on the edge: runs the edge's work, writes
+// its slot (the message, or the fill value if it sent none) and folds a sent message into the
+// head's combined value. Slots of inactive sources are left for fill_unsent_slots_kernel.
+template <class Msg, class Op, class Work>
+struct PushFoldElement {
+  Work work;
+  Msg* combined;
+  std::uint8_t* received;  // or null
+  Msg fill;
+  Op op;
+  template <class VA, class EA>
+  __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea, VertexId u,
+                                             std::uint32_t i) const {
+    bool sent = false;
+    const Msg x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
+    const EdgeIndex e = c.out_offsets[u] + i;
+    c.messages[c.rid[e]] = x;
+    if (!sent) return;
+    const VertexId w = c.out_dst[e];
+    atomic_fold(combined + w, x, op);
+    if (received != nullptr) received[w] = 1;
+  }
+};
+
+namespace kernels {
+
+// combined[v] = fill and received[v] = 0 (when not null): the start of an edge-dependent push.
+template <class Msg>
+__global__ void __launch_bounds__(kBlock)
+    reset_combined_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received, std::uint64_t n,
+                          Msg fill) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
+    combined[v] = fill;
+    if (received != nullptr) received[v] = 0;
+  }
+}
+
+// Slot j (in-edge order) = fill where its source was not in the pushed frontier (`pushed` flags):
+// completes the slots an edge-dependent push left pending, when something reads them.
+template <class Msg>
+__global__ void __launch_bounds__(kBlock)
+    fill_unsent_slots_kernel(Msg* __restrict__ slots, const VertexId* __restrict__ in_src,
+                             const std::uint8_t* __restrict__ pushed, std::uint64_t n, Msg fill) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += stride)
+    if (pushed[in_src[j]] == 0) slots[j] = fill;
+}
+
+}  // namespace kernels
 }  // namespace medusa::gpu

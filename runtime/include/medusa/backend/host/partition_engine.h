@@ -147,7 +147,8 @@ class PartitionEngine {
     }
     // A uniform pass leaves its slots pending (source_messages_[in_src]), as the CUDA engine does.
     slots_pending_ = per_source;
-    if constexpr (common::may_push_combine<Work, Op, Message>) {
+    // (Edge-dependent sends are pulled here: the host has no scattered-read penalty to avoid.)
+    if constexpr (per_source && common::may_push_combine<Op, Message>) {
       if (active != nullptr && !frontier_pull_preferred()) return push_combine(op, fill);
     }
     const bool write = !slots_pending_;
