@@ -90,6 +90,16 @@ __global__ void __launch_bounds__(kBlock)
     flags[queue[q]] = 1;
 }
 
+// The start of a superstep: *counters = {} and the functors' StepState (votes, superstep) set, on
+// the launching translation unit's detail::d_step_state. One block.
+template <class Counters>
+__global__ void begin_superstep_kernel(Counters* __restrict__ counters, medusa::detail::StepState state) {
+  static_assert(sizeof(Counters) % sizeof(unsigned) == 0, "begin_superstep_kernel: whole words");
+  auto* words = reinterpret_cast<unsigned*>(counters);
+  for (unsigned i = threadIdx.x; i < sizeof(Counters) / sizeof(unsigned); i += blockDim.x) words[i] = 0;
+  if (threadIdx.x == 0) medusa::detail::d_step_state = state;
+}
+
 // dst[0 .. n-1] = value (InitMessageBuffer).
 template <class T>
 __global__ void __launch_bounds__(kBlock) fill_kernel(T* __restrict__ dst, std::uint64_t n, T value) {

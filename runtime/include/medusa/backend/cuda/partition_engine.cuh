@@ -3,11 +3,11 @@
 // Session<Program> (cuda/session.cuh) drives one engine per partition with the same semantics as
 // the host backend (docs/design/codegen-contract.md); the executors are in exec.cuh.
 //
-// Per superstep the host issues: one memset of the step counters (votes and frontier counts), one
-// copy of the superstep number to detail::d_step_state, the user's launches, one compaction kernel
-// per frontier in use, and one small device-to-host copy of the counters, which is the only
-// synchronization. Nothing is allocated after the constructor (a user combiner operator needing
-// more CUB storage than the built-in one grows it once).
+// Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
+// counts) and sets detail::d_step_state (votes, superstep number), the user's launches, one
+// compaction kernel per frontier in use, and one small device-to-host copy of the counters, which
+// is the only synchronization. Nothing is allocated after the constructor (a user combiner
+// operator needing more CUB storage than the built-in one grows it once).
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
@@ -227,7 +227,6 @@ class PartitionEngine {
     d_counters_.zero(s);
     d_temp_.allocate(temp_bytes);
     h_counters_ = gpu::PinnedBuffer<gpu::StepCounters>(1);
-    h_step_ = gpu::PinnedBuffer<medusa::detail::StepState>(1);
     stream_.sync();
   }
 
@@ -396,12 +395,11 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step;
     cudaStream_t s = stream_.get();
-    d_counters_.zero(s);  // votes and next-frontier counts
-    h_step_[0] = medusa::detail::StepState{votes_ptr(), superstep_};
-    // The previous superstep ended with a stream sync, so the pinned source is free to reuse.
-    MEDUSA_CUDA_CHECK(cudaMemcpyToSymbolAsync(medusa::detail::d_step_state, h_step_.data(),
-                                              sizeof(medusa::detail::StepState), 0,
-                                              cudaMemcpyHostToDevice, s));
+    // One launch instead of a memset and a copy: a road network's thousand supersteps pay for
+    // every call the host makes.
+    gpu::kernels::begin_superstep_kernel<<<1, 32, 0, s>>>(d_counters_.data(),
+                                                         medusa::detail::StepState{votes_ptr(), superstep_});
+    MEDUSA_CUDA_CHECK_LAUNCH("begin_superstep_kernel");
   }
   // Promotes the frontiers and starts reading the counters back.
   void finish_superstep() {
@@ -804,7 +802,6 @@ class PartitionEngine {
   gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
   gpu::DeviceBuffer<std::byte> d_temp_;
   gpu::PinnedBuffer<gpu::StepCounters> h_counters_;
-  gpu::PinnedBuffer<medusa::detail::StepState> h_step_;
 };
 
 }  // namespace gpu
