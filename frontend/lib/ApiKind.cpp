@@ -72,6 +72,7 @@ const FunctorInfo* ProgramModel::functor(const std::string& name) const {
 
 ProgramUsesInfo ProgramModel::uses() const {
   ProgramUsesInfo u;
+  u.combiner_consumes_slots = combiner_consumes_slots;
   for (const FunctorInfo& f : functors) {
     u.continue_vote |= f.continue_vote;
     u.halt_vote |= f.halt_vote;

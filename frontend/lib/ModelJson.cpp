@@ -128,6 +128,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       j.attribute("received", u.received);
       j.attribute("messages", u.messages);
       j.attribute("edge_reads_combined", u.edge_reads_combined);
+      j.attribute("combiner_consumes_slots", u.combiner_consumes_slots);
     });
   });
   out << "\n";

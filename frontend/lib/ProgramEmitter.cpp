@@ -196,6 +196,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   values["received"] = boolText(uses.received);
   values["messages"] = boolText(uses.messages);
   values["edge_reads_combined"] = boolText(uses.edge_reads_combined);
+  values["combiner_consumes_slots"] = boolText(uses.combiner_consumes_slots);
   // ELIST loops emitted one thread per vertex: the runtime may give them column-major edges.
   bool vertex_edge_loops = false;
   for (const FunctorInfo& f : model_.functors)

@@ -5,6 +5,7 @@
 #include "medusa-cc/GpuSafetyChecker.h"
 #include "medusa-cc/MedusaDiagnostics.h"
 #include "medusa-cc/ProgramMatcher.h"
+#include "medusa-cc/SlotLifetimeAnalysis.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/SourceManager.h>
@@ -96,6 +97,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     model.functors.push_back(functor.info);
   }
   for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
+  model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
   checker.checkRecursion();
 
   // Helpers are compiled for both host and device.

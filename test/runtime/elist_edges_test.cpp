@@ -210,8 +210,12 @@ struct medusa::ProgramTraits<elist_edges_test::LevelVertex, elist_edges_test::Le
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<unsigned*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
+  // bfs_step's Combiner consumes its slots (InitMessageBuffer starts every superstep), as
+  // medusa-cc would find: the GPU pushes ExpandEdges' frontiers without writing slots.
   static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, /*vertex_frontier=*/true,
-                                            false, /*received=*/true, /*messages=*/true};
+                                            false, /*received=*/true, /*messages=*/true,
+                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/false,
+                                            /*combiner_consumes_slots=*/true};
 };
 
 namespace elist_edges_test {

@@ -135,6 +135,7 @@ struct ProgramUsesInfo {
   bool received = false;
   bool messages = false;
   bool edge_reads_combined = false;  // an ELIST/EDGE functor calls combined_msg()
+  bool combiner_consumes_slots = false;  // SlotLifetimeAnalysis
 };
 
 struct ProgramModel {
@@ -150,6 +151,7 @@ struct ProgramModel {
   std::vector<std::string> iteration_functions;
   std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
   bool uses_builtin_combiner = false;
+  bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)
   // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).
   std::vector<unsigned> hd_insertions;
 

@@ -43,6 +43,9 @@ struct ProgramUses {
   bool messages = true;          // some functor sends messages
   bool edge_reads_combined = false;  // an ELIST/EDGE functor reads combined_msg() of a head vertex
   bool vertex_edge_loops = false;    // an ELIST functor runs its edge loop in one thread per vertex
+  // medusa-cc proved that no message slot is read after the Combiner that folded it, before
+  // InitMessageBuffer rewrites them all: a pushed frontier need not write its slots.
+  bool combiner_consumes_slots = false;
 };
 
 // Primary template: only the generated (or hand-written) specializations are complete.

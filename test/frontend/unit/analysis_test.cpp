@@ -239,6 +239,61 @@ void It() { EMV<EDGE>::Run(Relax{}); }
   CHECK(edge.model.uses().edge_reads_combined);
 }
 
+// SlotLifetimeAnalysis: only iteration functions in which every Combiner's slots are rewritten by
+// InitMessageBuffer before anything touches them again.
+bool consumes_slots(const std::string& iteration) {
+  const Analysis a = analyze(R"(
+struct Send {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.a + el[i].w);
+  }
+};
+struct Relax { void operator()(Edge& e) const { e.sendMsg(e.head().a + e.w); } };
+struct Keep { void operator()(Vertex& v) const { v.b = v.combined_msg(); } };
+struct Read { void operator()(Vertex& v, MessageList<float>& ml) const { v.c = ml[0]; } };
+)" + iteration);
+  REQUIRE(a.accepted);
+  const bool consumes = a.model.uses().combiner_consumes_slots;
+  TemplateEngine templates;
+  CHECK((ProgramEmitter(a.model, "", templates).programTraits().find(
+             "/*combiner_consumes_slots=*/true") != std::string::npos) == consumes);
+  return consumes;
+}
+
+TEST_CASE("a Combiner consumes its slots only when InitMessageBuffer comes next", "[frontend]") {
+  // SSSP-Q's shape, several rounds per superstep (matching's), and no Combiner at all.
+  CHECK(consumes_slots(R"(void It() {
+  InitMessageBuffer(1e9f); EMV<ELIST>::Run(Send{}, Active); Combiner(); EMV<VERTEX>::Run(Keep{}, Received);
+})"));
+  CHECK(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); EMV<VERTEX>::Run(Keep{});
+  InitMessageBuffer(0.0f); EMV<EDGE>::Run(Relax{}); Combiner(); EMV<VERTEX>::Run(Keep{});
+})"));
+  CHECK(consumes_slots(R"(void It() { EMV<VERTEX>::Run(Keep{}); })"));
+  // A second Combiner, a send after the Combiner, or the next superstep's Combiner read them.
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); Combiner();
+})"));
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); EMV<EDGE>::Run(Relax{}); Combiner();
+})"));
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  if (Superstep() == 0) InitMessageBuffer(0.0f);
+  EMV<ELIST>::Run(Send{}); Combiner();
+})"));
+  CHECK_FALSE(consumes_slots(R"(void It() { EMV<ELIST>::Run(Send{}); Combiner(); })"));
+  // Calls under control flow or in a lambda are not followed; MLIST reads slots.
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); for (int k = 0; k < 2; ++k) Combiner();
+})"));
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); auto combine = [] { Combiner(); }; combine();
+})"));
+  CHECK_FALSE(consumes_slots(R"(void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); EMV<MLIST>::Run(Read{});
+})"));
+}
+
 TEST_CASE("combiner operators and combinerOpType are recorded", "[frontend]") {
   Analysis a = analyze(R"(
 struct Max { float operator()(const float& x, const float& y) const { return x > y ? x : y; } };

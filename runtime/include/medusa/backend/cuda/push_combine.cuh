@@ -54,8 +54,9 @@ struct PushCombineElement {
 };
 
 // Out-edge i of frontier vertex u, for sends that depend on the edge: runs the edge's work, writes
-// its slot (the message, or the fill value if it sent none) and folds a sent message into the
-// head's combined value. Slots of inactive sources are left for fill_unsent_slots_kernel.
+// its slot (the message, or the fill value if it sent none) unless nothing will read it
+// (ProgramUses::combiner_consumes_slots), and folds a sent message into the head's combined value.
+// Slots of inactive sources are left for fill_unsent_slots_kernel.
 template <class Msg, class Op, class Work>
 struct PushFoldElement {
   Work work;
@@ -63,13 +64,14 @@ struct PushFoldElement {
   std::uint8_t* received;  // or null
   Msg fill;
   Op op;
+  bool write_slots;
   template <class VA, class EA>
   __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea, VertexId u,
                                              std::uint32_t i) const {
     bool sent = false;
     const Msg x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
     const EdgeIndex e = c.out_offsets[u] + i;
-    c.messages[c.rid[e]] = x;
+    if (write_slots) c.messages[c.rid[e]] = x;
     if (!sent) return;
     const VertexId w = c.out_dst[e];
     atomic_fold(combined + w, x, op);
