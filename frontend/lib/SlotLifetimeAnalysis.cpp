@@ -23,6 +23,10 @@ class SlotCallCollector : public clang::RecursiveASTVisitor<SlotCallCollector> {
 
   bool VisitCallExpr(clang::CallExpr* call) {
     if (!isInMainFile(context_.getSourceManager(), call->getBeginLoc())) return true;
+    if (unresolvedSlotCall(call)) {  // in a template: which call it is is not known yet
+      nested = true;
+      return true;
+    }
     std::optional<SlotCall> kind = classify(call);
     if (!kind) return true;
     const clang::FunctionDecl* function = topLevelFunction(call);
@@ -49,6 +53,23 @@ class SlotCallCollector : public clang::RecursiveASTVisitor<SlotCallCollector> {
     if (name == "medusa::InitMessageBuffer") return SlotCall::Init;
     if (name == "medusa::Combiner") return SlotCall::Combine;
     return std::nullopt;
+  }
+
+  // A call in a template that names InitMessageBuffer, Combiner or Run but is resolved only when
+  // the template is instantiated.
+  static bool unresolvedSlotCall(const clang::CallExpr* call) {
+    if (call->getDirectCallee() != nullptr) return false;
+    const clang::Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+    clang::DeclarationName name;
+    if (const auto* overload = llvm::dyn_cast<clang::OverloadExpr>(callee))
+      name = overload->getName();
+    else if (const auto* member = llvm::dyn_cast<clang::CXXDependentScopeMemberExpr>(callee))
+      name = member->getMember();
+    else if (const auto* scoped = llvm::dyn_cast<clang::DependentScopeDeclRefExpr>(callee))
+      name = scoped->getDeclName();
+    if (!name.isIdentifier()) return false;
+    const llvm::StringRef id = name.getAsIdentifierInfo()->getName();
+    return id == "InitMessageBuffer" || id == "Combiner" || id == "Run";
   }
 
   // The function whose top-level block holds `call` as a statement (through implicit nodes), or

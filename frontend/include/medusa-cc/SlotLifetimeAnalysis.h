@@ -7,7 +7,8 @@
 // function of the main file, each call that touches the slots (InitMessageBuffer, Combiner,
 // EMV<ELIST|EDGE>::Run) is a statement of the function's top-level block, the first of them is
 // InitMessageBuffer (a Run starts with a rewrite, whatever ran before), and the next one after each
-// Combiner is InitMessageBuffer or none (the next superstep starts with the first).
+// Combiner is InitMessageBuffer or none (the next superstep starts with the first). Such a call
+// that a template leaves unresolved also makes the answer no.
 #pragma once
 
 #include "medusa-cc/ProgramMatcher.h"

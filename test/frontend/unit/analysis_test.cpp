@@ -292,6 +292,11 @@ TEST_CASE("a Combiner consumes its slots only when InitMessageBuffer comes next"
   CHECK_FALSE(consumes_slots(R"(void It() {
   InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); EMV<MLIST>::Run(Read{});
 })"));
+  CHECK_FALSE(consumes_slots(R"(template <class Op> void It() {
+  InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); Combiner(Op{});
+}
+struct Min { float operator()(const float& a, const float& b) const { return a < b ? a : b; } };
+void Step() { It<Min>(); })"));
 }
 
 TEST_CASE("combiner operators and combinerOpType are recorded", "[frontend]") {
