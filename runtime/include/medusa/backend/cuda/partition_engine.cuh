@@ -376,7 +376,6 @@ class PartitionEngine {
            common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
   }
 
-
   void init_message_buffer(const Message& value) {
     gpu::DeviceScope on(device_.ordinal);
     init_value_ = value;
