@@ -54,7 +54,11 @@ struct medusa::ProgramTraits<sssp_test::VertexN, sssp_test::EdgeN> {
       {"weight", offsetof(Edge, weight), sizeof(int), medusa::kUpload}}};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<int*>(a[0])}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, false, false, false, true};
+  // SsspN's Combiner consumes its slots, as medusa-cc would find: on one GPU its EDGE launch is
+  // pushed into the combined values.
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, false, false, false, true,
+                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/false,
+                                            /*combiner_consumes_slots=*/true};
 };
 
 template <>

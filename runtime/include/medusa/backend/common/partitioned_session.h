@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <type_traits>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -158,6 +159,9 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
+    if constexpr (K == EDGE && Program::uses.combiner_consumes_slots) {
+      if (can_defer_edges(domain)) return defer_edges(element);
+    }
     flush_deferred();
     dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
       e.template launch<K>(domain, element, r);
@@ -245,6 +249,27 @@ class PartitionedSession : public SessionBase {
     return domain == Domain::Active && Program::uses.vertex_frontier &&
            (engines_[0]->frontier_pull_preferred() ||
             may_push_combine_with<Message>(conf_.combinerOpType));
+  }
+  // InitMessageBuffer; EMV<EDGE>::Run(f) over all edges; Combiner() under min or max, in a
+  // program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots): every edge
+  // folds what it sends straight into its tail's combined value, and no slot is written.
+  bool can_defer_edges(Domain domain) const {
+    return pull_fusion_ && fill_deferred_ && !deferred_push_ && domain == Domain::All &&
+           may_push_combine_with<Message>(conf_.combinerOpType);
+  }
+  template <class Element>
+  void defer_edges(const Element& element) {
+    deferred_push_ = [this, element] {
+      dispatch<EDGE>(Domain::All, [&](Engine& e, const LaunchRange& r) {
+        e.template launch<EDGE>(Domain::All, element, r);
+      });
+    };
+    deferred_fused_ = [this, element](const Message& fill) {
+      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
+        using Op = std::decay_t<decltype(op)>;
+        if constexpr (may_push_combine<Op, Message>) engines_[0]->push_fold_edges(element, op, fill);
+      });
+    };
   }
   template <class Push, class Work>
   void defer(const Push& push, const Work& work, Domain domain) {

@@ -322,11 +322,7 @@ class PartitionEngine {
   template <class Work, class Op>
   void push_fold(const Work& work, const Op& op, const Message& fill) {
     constexpr bool write_slots = !Program::uses.combiner_consumes_slots;
-    if (V_ != 0) {
-      gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
-                                                     stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill);
-      MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
-    }
+    reset_combined(fill);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
         gpu::PushFoldElement<Message, Op, Work>{work, d_combined_.data(), d_received_.data(), fill, op,
@@ -334,6 +330,34 @@ class PartitionEngine {
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
     slots_ = write_slots ? SlotState::FrontierSources : SlotState::Unwritten;
     pushed_sources_ = d_active_flags_.data();
+  }
+  // InitMessageBuffer(fill); EMV<EDGE>::Run(element) over all edges; Combiner(op) in a program
+  // whose Combiner consumes its slots, under min / max (the session deferred them): the combined
+  // values start at the fill value and every edge folds what it sends into its tail's; no slot is
+  // written (SSSP and BFS in the paper's EDGE form).
+  template <class Element, class Op>
+  void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
+    static_assert(Program::uses.combiner_consumes_slots, "push_fold_edges: the slots must not be read");
+    gpu::DeviceScope on(device_.ordinal);
+    init_value_ = fill;
+    ensure_message_buffer();
+    reset_combined(fill);
+    slots_ = SlotState::Unwritten;
+    edges_visited_ += E_;
+    if (E_ == 0) return;
+    using Fold = gpu::PushFoldEdgeElement<Message, Op, Element>;
+    gpu::kernels::apply_kernel<gpu::kernels::Source::All, EdgeIndex, Message, VertexArrays, EdgeArrays, Fold>
+        <<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
+            ctx(), vertex_arrays_, edge_arrays_, Fold{element, d_combined_.data(), d_received_.data(), fill, op},
+            nullptr, nullptr, E_, EdgeIndex{0}, EdgeIndex{0}, E_);
+    MEDUSA_CUDA_CHECK_LAUNCH("apply_kernel (EDGE pushed into the combined values)");
+  }
+  // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
+  void reset_combined(const Message& fill) {
+    if (V_ == 0) return;
+    gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
+                                                   stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill);
+    MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
   }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
   // fill value for inactive v. With `compare`, returns whether every active source (with

@@ -79,6 +79,30 @@ struct PushFoldElement {
   }
 };
 
+// Edge e of an EDGE launch over all edges, in a program whose Combiner consumes its slots: runs
+// the functor's element with sendMsg redirected into a fold slot and folds a sent message into
+// the tail's combined value.
+template <class Msg, class Op, class Element>
+struct PushFoldEdgeElement {
+  Element element;
+  Msg* combined;
+  std::uint8_t* received;  // or null
+  Msg fill;
+  Op op;
+  template <class VA, class EA>
+  __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea,
+                                             EdgeIndex e) const {
+    FoldSlot<Msg> slot{fill, false};
+    KernelCtx<Msg> local = c;
+    local.fold_slot = &slot;
+    element(local, va, ea, e);
+    if (!slot.sent) return;
+    const VertexId w = c.out_dst[e];
+    atomic_fold(combined + w, slot.value, op);
+    if (received != nullptr) received[w] = 1;
+  }
+};
+
 namespace kernels {
 
 // combined[v] = fill and received[v] = 0 (when not null): the start of an edge-dependent push.

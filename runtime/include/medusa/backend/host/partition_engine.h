@@ -198,6 +198,15 @@ class PartitionEngine {
     edges_visited_ += frontier_edges_;
   }
 
+  // InitMessageBuffer(fill); EMV<EDGE>::Run(element) over all edges; Combiner(op), deferred
+  // together by the session (it pushes on the GPU); here the three run as written.
+  template <class Element, class Op>
+  void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
+    init_message_buffer(fill);
+    launch<EDGE>(Domain::All, element, common::LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
+    combine(op);
+  }
+
   // Whether every active source with out-edges computed the same message, bit for bit.
   bool frontier_sends_one_message(const std::uint8_t* active) const {
     const EdgeIndex* out_off = out_offsets_.data();
