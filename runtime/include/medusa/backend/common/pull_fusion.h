@@ -111,20 +111,27 @@ MEDUSA_HD inline std::uint64_t message_bits(const Msg& x) {
   return b;
 }
 
-// Runs one in-edge's work with sendMsg redirected into a slot; returns the slot's value (the fill
-// value when the edge sent nothing) and ORs `sent`. `work` is an edge-parallel ELIST element:
-// work(c, va, ea, u, i) runs the functor's prologue and loop iteration i for source u.
-template <class Msg, class VA, class EA, class Work>
-MEDUSA_HD inline Msg run_in_edge(const KernelCtx<Msg>& c, const VA& va, const EA& ea,
-                                 const Work& work, VertexId u, std::uint32_t i, const Msg& fill,
-                                 bool& sent) {
+// Runs run(local), `local` a copy of c whose sendMsg writes a fold slot; returns the slot's value
+// (the fill value when nothing was sent) and ORs `sent`.
+template <class Msg, class Run>
+MEDUSA_HD inline Msg fold_sends(const KernelCtx<Msg>& c, const Msg& fill, bool& sent, const Run& run) {
   FoldSlot<Msg> slot{fill, false};
   KernelCtx<Msg> local = c;  // (registers once inlined: only the fields the work reads survive)
   local.fold_slot = &slot;
   local.received = nullptr;  // the pass sets the receiver's flag itself
-  work(local, va, ea, u, i);
+  run(static_cast<const KernelCtx<Msg>&>(local));
   sent = sent || slot.sent;
   return slot.value;
+}
+
+// Runs one in-edge's work with sendMsg redirected into a slot (fold_sends). `work` is an
+// edge-parallel ELIST element: work(c, va, ea, u, i) runs the functor's prologue and loop
+// iteration i for source u.
+template <class Msg, class VA, class EA, class Work>
+MEDUSA_HD inline Msg run_in_edge(const KernelCtx<Msg>& c, const VA& va, const EA& ea,
+                                 const Work& work, VertexId u, std::uint32_t i, const Msg& fill,
+                                 bool& sent) {
+  return fold_sends(c, fill, sent, [&](const KernelCtx<Msg>& local) { work(local, va, ea, u, i); });
 }
 
 }  // namespace medusa::common

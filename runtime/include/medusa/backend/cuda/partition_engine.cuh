@@ -310,8 +310,8 @@ class PartitionEngine {
     source_messages(work, fill, d_active_flags_.data(), false, /*reset_combined=*/true);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
-        gpu::PushCombineElement<Message, Op>{d_source_messages_.data(), d_combined_.data(),
-                                             d_received_.data(), op},
+        gpu::PushCombineElement<Message, Op>{d_source_messages_.data(),
+                                             {d_combined_.data(), d_received_.data(), op}},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
   }
   // A frontier of sends that depend on the edge, under min / max: the combined values start at the
@@ -325,7 +325,7 @@ class PartitionEngine {
     reset_combined(fill);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
-        gpu::PushFoldElement<Message, Op, Work>{work, d_combined_.data(), d_received_.data(), fill, op,
+        gpu::PushFoldElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op}, fill,
                                                 write_slots},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
     slots_ = write_slots ? SlotState::FrontierSources : SlotState::Unwritten;
@@ -348,7 +348,7 @@ class PartitionEngine {
     using Fold = gpu::PushFoldEdgeElement<Message, Op, Element>;
     gpu::kernels::apply_kernel<gpu::kernels::Source::All, EdgeIndex, Message, VertexArrays, EdgeArrays, Fold>
         <<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
-            ctx(), vertex_arrays_, edge_arrays_, Fold{element, d_combined_.data(), d_received_.data(), fill, op},
+            ctx(), vertex_arrays_, edge_arrays_, Fold{element, {d_combined_.data(), d_received_.data(), op}, fill},
             nullptr, nullptr, E_, EdgeIndex{0}, EdgeIndex{0}, E_);
     MEDUSA_CUDA_CHECK_LAUNCH("apply_kernel (EDGE pushed into the combined values)");
   }

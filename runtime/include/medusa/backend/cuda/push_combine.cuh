@@ -36,20 +36,28 @@ __device__ __forceinline__ void atomic_fold(Msg* addr, const Msg& x, const Op& o
   }
 }
 
+// Where the pushes fold: vertex w's combined value, and its receiver flag.
+template <class Msg, class Op>
+struct PushTarget {
+  Msg* combined;
+  std::uint8_t* received;  // or null
+  Op op;
+  __device__ __forceinline__ void fold(VertexId w, const Msg& x) const {
+    atomic_fold(combined + w, x, op);
+    if (received != nullptr) received[w] = 1;
+  }
+};
+
 // Out-edge i of frontier vertex u: folds u's message into the head's combined value and marks
 // the head as a receiver.
 template <class Msg, class Op>
 struct PushCombineElement {
   const Msg* sources;  // one message per source vertex
-  Msg* combined;
-  std::uint8_t* received;  // or null
-  Op op;
+  PushTarget<Msg, Op> into;
   template <class VA, class EA>
   __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA&, const EA&, VertexId u,
                                              std::uint32_t i) const {
-    const VertexId w = c.out_dst[c.out_offsets[u] + i];
-    atomic_fold(combined + w, sources[u], op);
-    if (received != nullptr) received[w] = 1;
+    into.fold(c.out_dst[c.out_offsets[u] + i], sources[u]);
   }
 };
 
@@ -60,10 +68,8 @@ struct PushCombineElement {
 template <class Msg, class Op, class Work>
 struct PushFoldElement {
   Work work;
-  Msg* combined;
-  std::uint8_t* received;  // or null
+  PushTarget<Msg, Op> into;
   Msg fill;
-  Op op;
   bool write_slots;
   template <class VA, class EA>
   __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea, VertexId u,
@@ -72,10 +78,7 @@ struct PushFoldElement {
     const Msg x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
     const EdgeIndex e = c.out_offsets[u] + i;
     if (write_slots) c.messages[c.rid[e]] = x;
-    if (!sent) return;
-    const VertexId w = c.out_dst[e];
-    atomic_fold(combined + w, x, op);
-    if (received != nullptr) received[w] = 1;
+    if (sent) into.fold(c.out_dst[e], x);
   }
 };
 
@@ -85,21 +88,14 @@ struct PushFoldElement {
 template <class Msg, class Op, class Element>
 struct PushFoldEdgeElement {
   Element element;
-  Msg* combined;
-  std::uint8_t* received;  // or null
+  PushTarget<Msg, Op> into;
   Msg fill;
-  Op op;
   template <class VA, class EA>
   __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea,
                                              EdgeIndex e) const {
-    FoldSlot<Msg> slot{fill, false};
-    KernelCtx<Msg> local = c;
-    local.fold_slot = &slot;
-    element(local, va, ea, e);
-    if (!slot.sent) return;
-    const VertexId w = c.out_dst[e];
-    atomic_fold(combined + w, slot.value, op);
-    if (received != nullptr) received[w] = 1;
+    bool sent = false;
+    const Msg x = common::fold_sends(c, fill, sent, [&](const KernelCtx<Msg>& local) { element(local, va, ea, e); });
+    if (sent) into.fold(c.out_dst[e], x);
   }
 };
 
