@@ -67,8 +67,9 @@ class SlotCallCollector : public clang::RecursiveASTVisitor<SlotCallCollector> {
       name = member->getMember();
     else if (const auto* scoped = llvm::dyn_cast<clang::DependentScopeDeclRefExpr>(callee))
       name = scoped->getDeclName();
-    if (!name.isIdentifier()) return false;
-    const llvm::StringRef id = name.getAsIdentifierInfo()->getName();
+    const clang::IdentifierInfo* identifier = name.getAsIdentifierInfo();  // (null if no name)
+    if (identifier == nullptr) return false;
+    const llvm::StringRef id = identifier->getName();
     return id == "InitMessageBuffer" || id == "Combiner" || id == "Run";
   }
 
