@@ -7,6 +7,8 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace medusa::cc {
