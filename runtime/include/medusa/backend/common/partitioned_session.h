@@ -34,13 +34,13 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <type_traits>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <vector>
 
@@ -159,13 +159,19 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
+    const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
+      dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
+        e.template launch<K>(domain, element, r);
+      });
+    };
     if constexpr (K == EDGE && Program::uses.combiner_consumes_slots) {
-      if (can_defer_edges(domain)) return defer_edges(element);
+      if (can_defer_edges(domain))
+        return defer(push, [element](Engine& e, const auto& op, const Message& fill) {
+          if constexpr (may_push_combine<std::decay_t<decltype(op)>, Message>) e.push_fold_edges(element, op, fill);
+        });
     }
     flush_deferred();
-    dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
-      e.template launch<K>(domain, element, r);
-    });
+    push();
   }
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
@@ -175,7 +181,10 @@ class PartitionedSession : public SessionBase {
         e.launch_elist_edges(domain, element, r);
       });
     };
-    if (can_defer<Element>(domain)) return defer(push, element, domain);
+    if (can_defer<Element>(domain))
+      return defer(push, [element, domain](Engine& e, const auto& op, const Message& fill) {
+        e.fused_combine(element, op, fill, domain);
+      });
     flush_deferred();
     push();
   }
@@ -244,7 +253,7 @@ class PartitionedSession : public SessionBase {
   // prefers that (pull_fusion.h: may_push_combine).
   template <class Element>
   bool can_defer(Domain domain) const {
-    if (!pull_fusion_ || !fill_deferred_ || deferred_push_) return false;
+    if (!fill_awaits_launch()) return false;
     if (domain == Domain::All) return true;
     return domain == Domain::Active && Program::uses.vertex_frontier &&
            (engines_[0]->frontier_pull_preferred() ||
@@ -254,30 +263,19 @@ class PartitionedSession : public SessionBase {
   // program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots): every edge
   // folds what it sends straight into its tail's combined value, and no slot is written.
   bool can_defer_edges(Domain domain) const {
-    return pull_fusion_ && fill_deferred_ && !deferred_push_ && domain == Domain::All &&
+    return fill_awaits_launch() && domain == Domain::All &&
            may_push_combine_with<Message>(conf_.combinerOpType);
   }
-  template <class Element>
-  void defer_edges(const Element& element) {
-    deferred_push_ = [this, element] {
-      dispatch<EDGE>(Domain::All, [&](Engine& e, const LaunchRange& r) {
-        e.template launch<EDGE>(Domain::All, element, r);
-      });
-    };
-    deferred_fused_ = [this, element](const Message& fill) {
-      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        if constexpr (may_push_combine<Op, Message>) engines_[0]->push_fold_edges(element, op, fill);
-      });
-    };
-  }
-  template <class Push, class Work>
-  void defer(const Push& push, const Work& work, Domain domain) {
+  // InitMessageBuffer was deferred and no launch holds it yet.
+  bool fill_awaits_launch() const { return pull_fusion_ && fill_deferred_ && !deferred_push_; }
+  // Holds back `push` (the launch as issued); a built-in Combiner() then calls
+  // fused(engine, op, fill) instead of the fill, the launch and the Combiner.
+  template <class Push, class Fused>
+  void defer(const Push& push, const Fused& fused) {
     deferred_push_ = push;
-    deferred_fused_ = [this, work, domain](const Message& fill) {
-      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
-        engines_[0]->fused_combine(work, op, fill, domain);
-      });
+    deferred_fused_ = [this, fused](const Message& fill) {
+      visit_builtin_combiner<Message>(conf_.combinerOpType,
+                                      [&](const auto& op) { fused(*engines_[0], op, fill); });
     };
   }
   void flush_deferred() {

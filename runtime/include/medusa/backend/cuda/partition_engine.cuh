@@ -343,14 +343,10 @@ class PartitionEngine {
     ensure_message_buffer();
     reset_combined(fill);
     slots_ = SlotState::Unwritten;
-    edges_visited_ += E_;
-    if (E_ == 0) return;
-    using Fold = gpu::PushFoldEdgeElement<Message, Op, Element>;
-    gpu::kernels::apply_kernel<gpu::kernels::Source::All, EdgeIndex, Message, VertexArrays, EdgeArrays, Fold>
-        <<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, stream_.get()>>>(
-            ctx(), vertex_arrays_, edge_arrays_, Fold{element, {d_combined_.data(), d_received_.data(), op}, fill},
-            nullptr, nullptr, E_, EdgeIndex{0}, EdgeIndex{0}, E_);
-    MEDUSA_CUDA_CHECK_LAUNCH("apply_kernel (EDGE pushed into the combined values)");
+    gpu::run_on_partition<EDGE>(  // (counts the edges as visited)
+        *this, Domain::All,
+        gpu::PushFoldEdgeElement<Message, Op, Element>{element, {d_combined_.data(), d_received_.data(), op}, fill},
+        common::LaunchRange::whole(V_));
   }
   // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
   void reset_combined(const Message& fill) {
