@@ -477,3 +477,36 @@ TEST_CASE("edge-parallel ELIST BFS-Q equals the per-vertex path (frontier of alt
   CHECK(edges.stats.edges_visited == plain.stats.edges_visited);
   CHECK(plain.stats.supersteps == 3);
 }
+
+TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal the per-vertex path",
+          "[runtime]") {
+  using namespace elist_edges_test;
+  // A path of 3000 vertices searched from one end: 3000 supersteps of one vertex each, as in a road
+  // network's long tail. The CUDA backend issues the pushed ones in batches after the first few,
+  // and the last batch runs past the superstep without a Continue() vote.
+  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr),
+      fusion("MEDUSA_PULL_FUSION", nullptr);
+  const medusa::VertexId n = 3000;
+  medusa_test::EdgeList el;
+  el.vertex_count = n;
+  for (medusa::VertexId v = 0; v + 1 < n; ++v) {
+    el.src.push_back(v), el.dst.push_back(v + 1);
+    el.src.push_back(v + 1), el.dst.push_back(v);
+  }
+  const LevelRun plain = run_bfs<Expand>(el, 0);  // (a thread-per-vertex ELIST: never batched)
+  CHECK(plain.levels[n - 1] == n - 1);
+  CHECK(plain.stats.supersteps == n);
+  CHECK(plain.stats.batched_supersteps == 0);
+  const LevelRun edges = run_bfs<ExpandEdges>(el, 0);      // edge-dependent sends, pushed
+  const LevelRun uniform = run_bfs<ExpandUniform>(el, 0);  // one message per source, pushed
+  for (const LevelRun* run : {&edges, &uniform}) {
+    CHECK(run->levels == plain.levels);
+    CHECK(run->stats.supersteps == plain.stats.supersteps);
+    CHECK(run->stats.edges_visited == plain.stats.edges_visited);
+    CHECK(run->stats.stop_reason == "no continue vote");
+#if defined(__CUDACC__)
+    CHECK(run->stats.batched_supersteps > n / 2);
+#endif
+    CHECK(run->stats.batched_supersteps <= run->stats.supersteps);
+  }
+}

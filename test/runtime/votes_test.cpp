@@ -3,6 +3,7 @@
 #include <medusa/medusa.h>
 
 #include "support/emv_launch.h"
+#include "support/scoped_env.h"
 
 #include <catch2/catch.hpp>
 
@@ -134,6 +135,48 @@ TEST_CASE("maxIteration bounds the supersteps", "[runtime]") {
   none.maxIteration = 0;
   auto idle = medusa::Init_Device_DS(g, none);
   CHECK(idle.Run(iteration).supersteps == 0);
+}
+
+TEST_CASE("Votes and maxIteration stop a long run exactly where they fall, batched or not", "[runtime]") {
+  // Dozens of supersteps without a frontier: the CUDA backend issues them in batches of 16 after
+  // the first few, so the stops below fall inside a batch, whose later supersteps must do nothing.
+  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr);
+  SECTION("Halt()") {
+    auto g = make_graph({1000, -40});
+    auto device = medusa::Init_Device_DS(g);
+    const auto stats = device.Run(iteration);
+    CHECK(stats.supersteps == 41);
+    CHECK(stats.stop_reason == "halt vote");
+    device.Dump_Result(g);
+    CHECK(g.vertex(0).last == 40);
+    CHECK(g.vertex(0).visits == 41);
+#if !defined(MEDUSA_BACKEND_HOST)
+    CHECK(stats.batched_supersteps > 16);
+#endif
+    CHECK(stats.batched_supersteps <= stats.supersteps);
+  }
+  SECTION("no Continue()") {
+    auto g = make_graph({37, 20});
+    auto device = medusa::Init_Device_DS(g);
+    const auto stats = device.Run(iteration);
+    CHECK(stats.supersteps == 38);
+    CHECK(stats.stop_reason == "no continue vote");
+    device.Dump_Result(g);
+    CHECK(g.vertex(1).visits == 38);
+  }
+  SECTION("maxIteration") {
+    auto g = make_graph({1000});
+    medusa::Config conf;
+    conf.maxIteration = 30;
+    auto device = medusa::Init_Device_DS(g, conf);
+    CHECK(device.Run(iteration).supersteps == 30);
+    const auto again = device.Run(iteration);  // a second run starts unbatched, from superstep 0
+    CHECK(again.supersteps == 30);
+    CHECK(again.stop_reason == "maxIteration");
+    device.Dump_Result(g);
+    CHECK(g.vertex(0).visits == 60);
+    CHECK(g.vertex(0).last == 29);
+  }
 }
 
 TEST_CASE("Superstep() is 0 outside a run and Run restores the step state",

@@ -53,6 +53,9 @@ struct RunStats {
   double seconds = 0.0;
   std::uint64_t edges_visited = 0;  // edges traversed by EDGE/ELIST calls, summed over supersteps
   std::string stop_reason;          // "maxIteration", "halt vote", "no continue vote"
+  // Supersteps the CUDA backend issued in batches, without a read-back after each (long runs of
+  // sparse frontiers; docs/design/superstep-batches.md).
+  std::uint32_t batched_supersteps = 0;
   // Partitioned runs (gpuCount > 1): the replica exchange.
   std::uint32_t partitions = 1;
   std::uint32_t replication_hops = 1;

@@ -37,6 +37,9 @@ struct KernelCtx {
   std::uint8_t* received = nullptr;            // V flags: received a message this superstep
   int* votes = nullptr;                        // see VoteSlot
   std::uint32_t superstep = 0;
+  // In a batch of supersteps (cuda/superstep_batch.cuh): non-zero once a superstep of the batch
+  // stopped the run, when the launches of the later ones do nothing. Null outside batches.
+  const int* halted = nullptr;
   // Partitioned runs (gpuCount > 1): IDs above are local to the partition. These give functors the
   // global view; all null in a single-partition run.
   const VertexId* global_id = nullptr;          // local vertex -> global ID

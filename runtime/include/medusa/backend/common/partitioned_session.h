@@ -327,6 +327,17 @@ class PartitionedSession : public SessionBase {
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       flush_deferred();
+      const bool last = step + 1 >= conf_.maxIteration;
+      if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
+        Engine& e = *engines_[0];
+        if (e.batching()) {
+          ++stats_.batched_supersteps;
+          const auto* o = e.finish_batched_superstep(host_votes_, last);
+          if (o == nullptr) continue;  // more of the batch to issue
+          if (finish_batch(*o, step, last)) break;
+          continue;
+        }
+      }
       if (exchange_ && Program::uses.vertex_frontier) {
         stats_.exchange_bytes += exchange_->refresh_flags();
         stats_.exchange_refreshes += 1;
@@ -370,6 +381,24 @@ class PartitionedSession : public SessionBase {
                      stats_.exchange_seconds * 1e3);
     }
     return stats_;
+  }
+
+  // After a batch's read-back (the engine's superstep_batch.cuh) issued with superstep `step`: the
+  // supersteps it completed, and whether the run stops.
+  template <class Outcome>
+  bool finish_batch(const Outcome& o, std::uint32_t step, bool last) {
+    if (!o.stopped) {
+      stats_.supersteps = step + 1;
+      if (last) stats_.stop_reason = "maxIteration";
+      return last;
+    }
+    stats_.supersteps = o.stop_step + 1;
+    stats_.batched_supersteps -= step - o.stop_step;  // (the batch's supersteps after the stop did nothing)
+    std::array<int, kVoteSlots> votes{};
+    votes[kVoteTooManyMessages] = o.too_many_messages ? 1 : 0;
+    check_message_overflow(votes.data(), conf_.messagesPerEdge, o.stop_step, "a functor");
+    stats_.stop_reason = o.stop_reason;
+    return true;
   }
 
   void check_seeds(const std::vector<VertexId>& seeds) const {

@@ -37,14 +37,15 @@ namespace detail {
 template <kernels::Source S, class Index, class Program, class Element>
 void launch(PartitionEngine<Program>& s, const LaunchState& l,
             const KernelCtx<typename Program::Message>& c, const Element& f, const Index* ids,
-            const std::uint8_t* flags, std::uint64_t n, Index first, Index lo, Index hi) {
+            const std::uint8_t* flags, std::uint64_t n, Index first, Index lo, Index hi,
+            const unsigned long long* device_n = nullptr) {
   if (n == 0) return;  // an empty frontier costs no launch
   using Msg = typename Program::Message;
   using VA = typename Program::VertexArrays;
   using EA = typename Program::EdgeArrays;
   kernels::apply_kernel<S, Index, Msg, VA, EA, Element>
       <<<grid_for(n, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-          c, s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, first, lo, hi);
+          c, s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, device_n, first, lo, hi);
   MEDUSA_CUDA_CHECK_LAUNCH("an EMV functor kernel");
 }
 
@@ -62,9 +63,9 @@ void run_vertices(PartitionEngine<Program>& s, Domain d, const Element& f, const
                                              hi - lo, lo, lo, hi);
       return;
     case Domain::Active:
-      if (K == ELIST && lo == 0) s.add_edges_visited(l.active_vertex_edges);
+      if (K == ELIST && lo == 0) s.add_frontier_edges_visited();
       launch<kernels::Source::Queue, VertexId>(s, l, c, f, l.active_vertices, nullptr,
-                                               l.active_vertex_count, VertexId{0}, lo, hi);
+                                               l.active_vertex_count, VertexId{0}, lo, hi, l.device_vertex_count);
       return;
     case Domain::Received:  // (the session rejects it for ELIST; no kernel is instantiated)
       if constexpr (K != ELIST)
@@ -139,7 +140,7 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
         <<<grid_for(hi - lo, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
             s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, lo, hi);
   } else {  // Domain::Active (the session rejected Received)
-    if (range.head_begin == 0) s.add_edges_visited(l.active_vertex_edges);
+    if (range.head_begin == 0) s.add_frontier_edges_visited();
     if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
     if (s.balanced_expansion()) {  // queue_expand.cuh
       if (l.active_vertex_edges == 0) return;  // (the element runs per edge: nothing to run)
@@ -156,7 +157,7 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
     kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
         <<<grid_for(l.active_vertex_count * group, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
             s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices,
-            l.active_vertex_count, group, range.head_begin, range.head_end);
+            l.active_vertex_count, l.device_vertex_count, group, range.head_begin, range.head_end);
   }
   MEDUSA_CUDA_CHECK_LAUNCH("an edge-parallel ELIST kernel");
 }

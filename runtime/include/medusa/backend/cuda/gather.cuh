@@ -209,6 +209,7 @@ __global__ void __launch_bounds__(kBlock)
                           const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
                           Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
                           Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
+  if (stopped_batch(c)) return;
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;

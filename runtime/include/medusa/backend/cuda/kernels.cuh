@@ -18,17 +18,26 @@ inline constexpr int kBlock = 256;
 //   Flagged: the i in 0 .. n-1 with flags[i] != 0 (a flag scan, no compaction pass)
 enum class Source { All, Queue, Flagged };
 
+// In a batch of supersteps, a superstep after the one that stopped the run (superstep_batch.cuh).
+template <class Msg>
+__device__ __forceinline__ bool stopped_batch(const KernelCtx<Msg>& c) {
+  return c.halted != nullptr && *c.halted != 0;
+}
+
 // Runs the generated element functor f(c, va, ea, id) for every id of the source. The context,
 // the SoA pointer structs and the functor are __grid_constant__: the proxies the functor builds
 // keep their addresses (VertexHandle::medusa_ctx_), so no per-thread copies are made. Ids come
 // from first .. first+n-1 (All, Flagged) or the queue; queued ids outside [lo, hi) are skipped
-// (a partition's launch may cover only part of its local vertices).
+// (a partition's launch may cover only part of its local vertices). In a batch, a queue's length
+// is *device_n (n only sized the grid).
 template <Source S, class Index, class Msg, class VA, class EA, class Element>
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                  const __grid_constant__ EA ea, const __grid_constant__ Element f,
                  const Index* __restrict__ ids, const std::uint8_t* __restrict__ flags,
-                 std::uint64_t n, Index first, Index lo, Index hi) {
+                 std::uint64_t n, const unsigned long long* __restrict__ device_n, Index first, Index lo, Index hi) {
+  if (stopped_batch(c)) return;
+  if (device_n != nullptr) n = *device_n;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
@@ -62,13 +71,17 @@ __global__ void __launch_bounds__(kBlock)
 
 // Edge-parallel ELIST over a compacted vertex queue (Domain::Active): `group` consecutive lanes
 // (a power of two up to a warp, chosen from the average degree) share one queued vertex and
-// stride over its out-edges. Queued vertices outside [lo, hi) are skipped.
+// stride over its out-edges. Queued vertices outside [lo, hi) are skipped. In a batch, the queue's
+// length is *device_n.
 template <class Msg, class VA, class EA, class Element>
 __global__ void __launch_bounds__(kBlock)
     elist_queue_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                              const __grid_constant__ EA ea, const __grid_constant__ Element f,
-                             const VertexId* __restrict__ queue, std::uint64_t n, unsigned group,
-                             VertexId lo, VertexId hi) {
+                             const VertexId* __restrict__ queue, std::uint64_t n,
+                             const unsigned long long* __restrict__ device_n, unsigned group, VertexId lo,
+                             VertexId hi) {
+  if (stopped_batch(c)) return;
+  if (device_n != nullptr) n = *device_n;
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / group;
   const unsigned lane = static_cast<unsigned>(thread % group);
@@ -147,7 +160,9 @@ __global__ void __launch_bounds__(kBlock)
     compact_flags_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Index* __restrict__ queue,
                          unsigned long long* __restrict__ count,
                          const EdgeIndex* __restrict__ out_offsets,
-                         unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current) {
+                         unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
+                         const int* __restrict__ halted) {
+  if (halted != nullptr && *halted != 0) return;  // (superstep_batch.cuh)
   constexpr int kWarps = kBlock / 32;
   __shared__ unsigned warp_count[kWarps], warp_offset[kWarps];
   __shared__ unsigned long long warp_degree[kWarps], block_first;

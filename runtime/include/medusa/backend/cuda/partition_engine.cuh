@@ -6,8 +6,9 @@
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
 // counts) and sets detail::d_step_state (votes, superstep number), the user's launches, one
 // compaction kernel per frontier in use, and one small device-to-host copy of the counters, which
-// is the only synchronization. Nothing is allocated after the constructor (a user combiner
-// operator needing more CUB storage than the built-in one grows it once).
+// is the only synchronization. Long runs of sparse supersteps are issued in batches with one
+// read-back per batch instead (superstep_batch.cuh). Nothing is allocated after the constructor (a
+// user combiner operator needing more CUB storage than the built-in one grows it once).
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
@@ -26,6 +27,7 @@
 #include <medusa/backend/cuda/memory_plan.h>
 #include <medusa/backend/cuda/push_combine.cuh>
 #include <medusa/backend/cuda/queue_expand.cuh>
+#include <medusa/backend/cuda/superstep_batch.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/error.h>
@@ -71,6 +73,9 @@ struct LaunchState {
   const EdgeIndex* active_edges = nullptr;
   std::uint64_t active_edge_count = 0;
   const std::uint8_t* received = nullptr;
+  // In a batch (superstep_batch.cuh): the frontier's size on the device; active_vertex_count and
+  // active_vertex_edges are then only bounds for the grids.
+  const unsigned long long* device_vertex_count = nullptr;
 };
 
 inline unsigned grid_for(std::uint64_t n, unsigned max_blocks) {
@@ -82,7 +87,10 @@ inline unsigned grid_for(std::uint64_t n, unsigned max_blocks) {
 // different GPUs, so every entry point that issues work selects its own.
 class DeviceScope {
  public:
-  explicit DeviceScope(int ordinal) { MEDUSA_CUDA_CHECK(cudaSetDevice(ordinal)); }
+  explicit DeviceScope(int ordinal) {
+    int current = -1;  // (asking is cheaper than setting: a batched superstep pays for every call)
+    if (cudaGetDevice(&current) != cudaSuccess || current != ordinal) MEDUSA_CUDA_CHECK(cudaSetDevice(ordinal));
+  }
 };
 
 template <class Program>
@@ -103,6 +111,7 @@ class PartitionEngine {
   using Message = typename Program::Message;
   using VertexArrays = typename Program::VertexArrays;
   using EdgeArrays = typename Program::EdgeArrays;
+  static constexpr bool kBatchesSupersteps = true;
 
   // Init_Device_DS for one partition: checks that everything fits in the GPU's free memory,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
@@ -225,6 +234,10 @@ class PartitionEngine {
     }
     d_counters_.allocate(1);
     d_counters_.zero(s);
+    // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
+    // runs report every superstep, so they read each one back.
+    batch_.allocate(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
+                    frontier_pull_ != common::FrontierPull::Always);
     d_temp_.allocate(temp_bytes);
     h_counters_ = gpu::PinnedBuffer<gpu::StepCounters>(1);
     stream_.sync();
@@ -236,6 +249,7 @@ class PartitionEngine {
   // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
   void download(Graph<Vertex, Edge>& graph) {
     gpu::DeviceScope on(device_.ordinal);
+    require_exact_counts();
     stream_.sync();
     std::vector<std::byte> staging;
     download_fields(Program::vertex_fields, d_vertex_fields_, graph.vertices().data(),
@@ -249,6 +263,7 @@ class PartitionEngine {
   template <class Op>
   void combine(const Op& op) {
     gpu::DeviceScope on(device_.ordinal);
+    if (skips_unbatchable()) return;
     ensure_message_buffer();
     materialize_slots();
     cudaStream_t s = stream_.get();
@@ -269,6 +284,10 @@ class PartitionEngine {
   template <class Work, class Op>
   void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
     gpu::DeviceScope on(device_.ordinal);
+    // A batch may push a frontier, unless the push would leave slots pending on its flags.
+    constexpr bool batchable = common::may_push_combine<Op, Message> &&
+                               (common::has_source_message<Work>::value || Program::uses.combiner_consumes_slots);
+    if (batch_.stopped() || (!(batchable && domain == Domain::Active) && skips_unbatchable())) return;
     init_value_ = fill;
     ensure_message_buffer();
     const bool frontier = domain == Domain::Active;
@@ -339,6 +358,7 @@ class PartitionEngine {
   void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
     static_assert(Program::uses.combiner_consumes_slots, "push_fold_edges: the slots must not be read");
     gpu::DeviceScope on(device_.ordinal);
+    if (skips_unbatchable()) return;
     init_value_ = fill;
     ensure_message_buffer();
     reset_combined(fill);
@@ -352,7 +372,8 @@ class PartitionEngine {
   void reset_combined(const Message& fill) {
     if (V_ == 0) return;
     gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
-                                                   stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill);
+                                                   stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill,
+                                                                    batch_.device_halted());
     MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
   }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
@@ -392,12 +413,13 @@ class PartitionEngine {
   }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
-    return pull_fusion_ && Program::uses.vertex_frontier &&
+    return !batch_.active() && pull_fusion_ && Program::uses.vertex_frontier &&
            common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
   }
 
   void init_message_buffer(const Message& value) {
     gpu::DeviceScope on(device_.ordinal);
+    if (skips_unbatchable()) return;
     init_value_ = value;
     ensure_message_buffer();
     slots_ = SlotState::Written;
@@ -410,12 +432,15 @@ class PartitionEngine {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
-    if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
+    // VERTEX launches may run in a batch; the others may read or write slots.
+    if (K == VERTEX ? batch_.stopped() : skips_unbatchable()) return;
+    if constexpr (K != VERTEX) materialize_slots();
     gpu::run_on_partition<K>(*this, domain, element, range);
   }
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
+    if (skips_unbatchable()) return;
     materialize_slots();
     gpu::run_elist_edges_on_partition(*this, domain, element, range);
   }
@@ -424,6 +449,9 @@ class PartitionEngine {
   void begin_superstep(std::uint32_t step) {
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step;
+    if (step == 0) batch_.restart();
+    step_batchable_ = true;
+    if (batch_.take_next_step_begun()) return;  // (the last batched superstep's end did it)
     cudaStream_t s = stream_.get();
     // One launch instead of a memset and a copy: a road network's thousand supersteps pay for
     // every call the host makes.
@@ -451,10 +479,33 @@ class PartitionEngine {
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
+    if (batch_.should_start(step_batchable_, active_vertex_count_, active_vertex_edges_, E_))
+      batch_.start(stream_.get(), active_vertex_count_, active_vertex_edges_);
     return out;
+  }
+
+  // ---- Batches of supersteps (superstep_batch.cuh), driven by the session -----------------------
+  // Whether the superstep being issued belongs to a batch.
+  bool batching() const { return batch_.active() || batch_.stopped(); }
+  // Ends a batched superstep: promotes the frontiers and applies the stop rule on the device. Returns
+  // the batch's read-back when the batch is full, `last` (maxIteration) or already read back.
+  const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
+    gpu::DeviceScope on(device_.ordinal);
+    if (batch_.stopped()) {
+      batch_.restart();
+      return &batch_.outcome();
+    }
+    cudaStream_t s = stream_.get();
+    promote_frontiers(s);
+    const bool full = batch_.end_superstep(s, d_counters_.data(), host_votes, superstep_, Program::uses.continue_vote,
+                                           medusa::detail::StepState{votes_ptr(), superstep_ + 1});
+    active_scan_valid_ = false;
+    if (!full && !last) return nullptr;
+    return &take_batch(last);
   }
   // A Run that throws may leave copies from pinned buffers in flight: drain the stream.
   void abandon() {
+    batch_.restart();
     cudaSetDevice(device_.ordinal);
     cudaStreamSynchronize(stream_.get());
   }
@@ -485,6 +536,7 @@ class PartitionEngine {
     c.received = d_received_.data();
     c.votes = votes_ptr();
     c.superstep = superstep_;
+    c.halted = batch_.device_halted();
     c.global_id = d_global_id_.data();
     c.out_degree = d_out_degree_.data();
     c.in_degree = d_in_degree_.data();
@@ -548,11 +600,23 @@ class PartitionEngine {
     l.active_edges = d_active_edges_.data();
     l.active_edge_count = active_edge_count_;
     l.received = d_received_.data();
+    if (batch_.active()) {
+      l.active_vertex_count = batch_.vertex_bound();
+      l.active_vertex_edges = batch_.vertex_edge_bound();
+      l.device_vertex_count = batch_.device_vertex_count();
+    }
     return l;
   }
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
+  // A launch over the vertex frontier visits its out-edges (in a batch, counted on the device).
+  void add_frontier_edges_visited() {
+    if (batch_.active())
+      batch_.count_frontier_launch();
+    else
+      edges_visited_ += active_vertex_edges_;
+  }
   // Whether this superstep's frontier is expanded edge-balanced (queue_expand.cuh).
-  bool balanced_expansion() const { return expansion_.wanted(active_vertex_edges_); }
+  bool balanced_expansion() const { return !batch_.active() && expansion_.wanted(active_vertex_edges_); }
   // Inclusive scan of the queued vertices' out-degrees, made once per queue (queue_expand.cuh).
   const unsigned long long* active_degree_scan() {
     if (!active_scan_valid_) {
@@ -740,6 +804,29 @@ class PartitionEngine {
     stream_.sync();  // `seeds` is about to go away
   }
 
+  // Called by every operation a batch cannot run (it needs exact counts, or its kernels do not
+  // check `halted`): reads a batch in progress back and ends it. Returns whether a superstep of
+  // the batch stopped the run, so that the operation, part of a superstep after it, must not run.
+  bool skips_unbatchable() {
+    require_exact_counts();
+    return batch_.stopped();
+  }
+  void require_exact_counts() {
+    step_batchable_ = false;
+    if (!batch_.active()) return;
+    take_batch(/*leave=*/true);
+    if (batch_.outcome().stopped) batch_.stop_mid_superstep();
+  }
+  // Reads the batch back and takes its counts as the exact ones.
+  const gpu::BatchOutcome& take_batch(bool leave) {
+    const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave);
+    edges_visited_ += o.edges_visited;
+    active_vertex_count_ = o.active_vertices;
+    active_vertex_edges_ = o.active_vertex_edges;
+    active_scan_valid_ = false;
+    return o;
+  }
+
   // The vote slots are the first member of the device StepCounters.
   int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
 
@@ -752,13 +839,13 @@ class PartitionEngine {
     if (Program::uses.vertex_frontier && V_ != 0) {
       gpu::kernels::compact_flags_kernel<VertexId><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
-          d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data());
+          d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(), batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
     }
     if (Program::uses.edge_frontier && E_ != 0) {
       gpu::kernels::compact_flags_kernel<EdgeIndex><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_edge_.data(), E_, d_active_edges_.data(), &c->next_active_edges, nullptr,
-          nullptr, nullptr);
+          nullptr, nullptr, nullptr);
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
     }
   }
@@ -834,6 +921,8 @@ class PartitionEngine {
   gpu::DeviceBuffer<std::uint8_t> d_received_;
 
   gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
+  gpu::SuperstepBatch batch_;
+  bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   gpu::DeviceBuffer<std::byte> d_temp_;
   gpu::PinnedBuffer<gpu::StepCounters> h_counters_;
 };

@@ -102,10 +102,12 @@ struct PushFoldEdgeElement {
 namespace kernels {
 
 // combined[v] = fill and received[v] = 0 (when not null): the start of an edge-dependent push.
+// Nothing after a stopped superstep of a batch (`halted`).
 template <class Msg>
 __global__ void __launch_bounds__(kBlock)
     reset_combined_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received, std::uint64_t n,
-                          Msg fill) {
+                          Msg fill, const int* __restrict__ halted) {
+  if (halted != nullptr && *halted != 0) return;  // (superstep_batch.cuh)
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
     combined[v] = fill;

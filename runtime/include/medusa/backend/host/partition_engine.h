@@ -50,6 +50,7 @@ class PartitionEngine {
   using VertexArrays = typename Program::VertexArrays;
   using EdgeArrays = typename Program::EdgeArrays;
   using GraphType = Graph<Vertex, Edge>;
+  static constexpr bool kBatchesSupersteps = false;  // (the host has no read-back to save)
 
   // Init_Device_DS for one partition: topology, memory check, structure-of-arrays (fields gathered
   // from the user's graph through the view's maps), message buffer, frontier seeded with `seeds`.

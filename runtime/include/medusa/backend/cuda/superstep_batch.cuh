@@ -1,0 +1,209 @@
+// Supersteps issued in batches, with no read-back between them, for long runs of sparse frontiers.
+// A road network has a thousand supersteps of a few hundred vertices each. There, reading the
+// counters back and synchronizing after every superstep costs more than the work does.
+//
+// During a batch the host issues each superstep without knowing its frontier. The kernels read
+// the frontier's size from BatchState, and the end of each superstep applies the stop rule
+// (common/stop_decision.h) on the device. Once a superstep stops the run, `halted` makes every
+// later launch of the batch return at once. The state after the batch is then the state after
+// the superstep that stopped. Only launches whose kernels check `halted` and need no exact count
+// on the host may run in a batch (PartitionEngine::require_exact_counts).
+#pragma once
+
+#include <medusa/backend/common/env_choice.h>
+#include <medusa/backend/cuda/buffer.h>
+#include <medusa/backend/cuda/check.h>
+#include <medusa/device_api.h>
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace medusa::gpu {
+
+// Why a batched superstep stopped the run (the reasons of common::decide_stop, but maxIteration,
+// which the host knows when it issues the superstep).
+enum BatchStop : int { kBatchRunning = 0, kBatchHaltVote = 1, kBatchNoContinueVote = 2, kBatchTooManyMessages = 3 };
+
+// On the device during a batch, read back once at its end.
+struct BatchState {
+  unsigned long long active_vertices;      // the frontier the next superstep's launches read
+  unsigned long long active_vertex_edges;  // and its out-edges
+  unsigned long long edges_visited;        // by the batch's frontier launches
+  int halted;                              // a superstep of the batch stopped the run
+  int reason;                              // BatchStop
+  unsigned stop_step;                      // the superstep that stopped it
+  int unused;
+};
+
+// Votes the host cast while issuing a superstep (Continue() in the iteration function).
+struct HostVotes {
+  int votes[kVoteSlots];
+};
+
+namespace kernels {
+
+// The end of a batched superstep, after the frontier compaction: counts the edges its frontier
+// launches visited, makes the compacted frontier the current one and applies the stop rule. Then
+// it begins the next superstep as begin_superstep_kernel would (one launch less per superstep: the
+// host's launches are what a batch of sparse supersteps waits on). One thread.
+template <class Counters>
+__global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
+                                             HostVotes host, std::uint32_t step,
+                                             std::uint32_t frontier_launches, bool continue_vote,
+                                             medusa::detail::StepState next) {
+  if (threadIdx.x != 0 || b->halted != 0) return;
+  b->edges_visited += frontier_launches * b->active_vertex_edges;
+  b->active_vertices = counters->next_active_vertices;
+  b->active_vertex_edges = counters->next_active_vertex_edges;
+  int votes[kVoteSlots];
+  for (int i = 0; i < kVoteSlots; ++i) votes[i] = counters->votes[i] | host.votes[i];
+  const int reason = votes[kVoteTooManyMessages] != 0            ? kBatchTooManyMessages
+                     : votes[kVoteHalt] != 0                      ? kBatchHaltVote
+                     : continue_vote && votes[kVoteContinue] == 0 ? kBatchNoContinueVote
+                                                                  : kBatchRunning;
+  if (reason == kBatchRunning) {
+    *counters = Counters{};
+    medusa::detail::d_step_state = next;
+    return;
+  }
+  b->halted = 1;
+  b->reason = reason;
+  b->stop_step = step;
+}
+
+}  // namespace kernels
+
+// What a batch's read-back found.
+struct BatchOutcome {
+  bool stopped = false;
+  bool too_many_messages = false;  // a functor sent more than m messages along an edge
+  const char* stop_reason = "";     // RunStats::stop_reason
+  std::uint32_t stop_step = 0;
+  std::uint64_t active_vertices = 0, active_vertex_edges = 0, edges_visited = 0;
+};
+
+// MEDUSA_SUPERSTEP_BATCH: auto (batch long runs of sparse supersteps), always (batch every
+// superstep that can be, from the second: for tests on small graphs), off.
+enum class BatchMode { Auto, Always, Off };
+inline BatchMode batch_mode_from_env() {
+  return common::choice_from_env("MEDUSA_SUPERSTEP_BATCH", BatchMode::Auto,
+                                 {{"always", BatchMode::Always}, {"off", BatchMode::Off}});
+}
+
+// When to batch, and the device state of a batch. A superstep qualifies when every launch in it
+// could have run batched and its frontier is sparse: fewer than 1/32 of the edges, a quarter of
+// what is pushed rather than pulled (pull_fusion.h), so the pushes a batch issues are the ones
+// exact counts would choose unless the frontier grows fourfold within the batch.
+// Batching starts after kSparseStreak qualifying supersteps in a row, so a Kronecker graph, whose
+// frontier grows a hundredfold per superstep, never batches; a batch ends early when a frontier
+// outgrows the bound its launches were sized for.
+class SuperstepBatch {
+ public:
+  static constexpr std::uint32_t kLength = 16;        // supersteps per read-back
+  static constexpr std::uint32_t kSparseStreak = 8;   // qualifying supersteps before a batch
+  static constexpr std::uint64_t kSparseFraction = 32;
+  static constexpr std::uint64_t kMinVertexBound = 1024;
+
+  void allocate(bool allowed) {
+    allowed_ = allowed && mode_ != BatchMode::Off;
+    if (!allowed_) return;
+    d_state_.allocate(1);
+    h_state_ = PinnedBuffer<BatchState>(1);
+  }
+  bool active() const { return active_; }
+  // A superstep stopped the batch's run and the read-back that found it came mid-superstep: the
+  // rest of that superstep issues nothing.
+  bool stopped() const { return stopped_; }
+  const BatchOutcome& outcome() const { return outcome_; }
+  const int* device_halted() const { return active_ ? &d_state_.data()->halted : nullptr; }
+  const unsigned long long* device_vertex_count() const { return &d_state_.data()->active_vertices; }
+  // Grid bounds for the launches of a batch: kernels stride over the device count, so a frontier
+  // beyond them runs correctly, only with fewer threads.
+  std::uint64_t vertex_bound() const { return vertex_bound_; }
+  std::uint64_t vertex_edge_bound() const { return edge_bound_; }
+
+  void restart() {
+    streak_ = 0;
+    active_ = stopped_ = next_step_begun_ = false;
+  }
+  // After an exact read-back (collect): starts a batch when the last supersteps qualify.
+  bool should_start(bool step_batchable, std::uint64_t vertices, std::uint64_t vertex_edges,
+                    std::uint64_t edges) {
+    if (!allowed_) return false;
+    const bool qualifies = step_batchable && (mode_ == BatchMode::Always || sparse(vertex_edges, edges));
+    streak_ = qualifies ? streak_ + 1 : 0;
+    return streak_ >= (mode_ == BatchMode::Always ? 1 : kSparseStreak);
+  }
+  void start(cudaStream_t s, std::uint64_t vertices, std::uint64_t vertex_edges) {
+    active_ = true;
+    pending_ = 0;
+    frontier_launches_ = 0;
+    set_bounds(vertices, vertex_edges);
+    *h_state_.data() = BatchState{vertices, vertex_edges, 0, 0, kBatchRunning, 0, 0};
+    d_state_.upload(h_state_.data(), 1, s);
+  }
+  // A frontier launch of the current superstep (its edges are counted on the device).
+  void count_frontier_launch() { ++frontier_launches_; }
+  // Issues the end of a batched superstep; true when the batch is full and must be read back.
+  // It also begins the next superstep, `next` (whose begin_superstep then launches nothing).
+  template <class Counters>
+  bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
+                     std::uint32_t step, bool continue_vote, const medusa::detail::StepState& next) {
+    HostVotes host{};
+    for (int i = 0; i < kVoteSlots; ++i) host.votes[i] = host_votes[i];
+    kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, step,
+                                                           frontier_launches_, continue_vote, next);
+    MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
+    frontier_launches_ = 0;
+    next_step_begun_ = true;
+    return ++pending_ >= kLength;
+  }
+  // Whether the last batched superstep's end began the next one; asked once per superstep.
+  bool take_next_step_begun() { return std::exchange(next_step_begun_, false); }
+  // Reads the batch back (a synchronization). Ends the batch when a superstep stopped the run, when
+  // `leave`, or when the frontier is no longer sparse; otherwise the next batch starts from here.
+  const BatchOutcome& read_back(cudaStream_t s, std::uint64_t edges, bool leave) {
+    d_state_.download(h_state_.data(), 1, s);
+    MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));
+    const BatchState b = *h_state_.data();
+    outcome_ = BatchOutcome{b.halted != 0, b.reason == kBatchTooManyMessages,
+                            b.reason == kBatchHaltVote ? "halt vote" : "no continue vote", b.stop_step,
+                            b.active_vertices, b.active_vertex_edges, b.edges_visited};
+    // Frontier launches of a superstep read back before its end (`leave`) ran on this frontier.
+    if (!outcome_.stopped) outcome_.edges_visited += frontier_launches_ * b.active_vertex_edges;
+    frontier_launches_ = 0;
+    pending_ = 0;
+    if (outcome_.stopped || leave || (mode_ != BatchMode::Always && !sparse(b.active_vertex_edges, edges))) {
+      active_ = false;
+      streak_ = 0;
+    } else {
+      start(s, b.active_vertices, b.active_vertex_edges);  // (edges_visited back to 0)
+    }
+    return outcome_;
+  }
+  // The read-back found the run stopped by an earlier superstep while the host was issuing a later one.
+  void stop_mid_superstep() { stopped_ = true; }
+
+ private:
+  static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
+    return vertex_edges * kSparseFraction < edges || vertex_edges == 0;
+  }
+  void set_bounds(std::uint64_t vertices, std::uint64_t vertex_edges) {
+    vertex_bound_ = vertices * 4 > kMinVertexBound ? vertices * 4 : kMinVertexBound;
+    const std::uint64_t average = vertices == 0 ? 1 : (vertex_edges + vertices - 1) / vertices;
+    edge_bound_ = vertex_bound_ * average;
+  }
+
+  BatchMode mode_ = batch_mode_from_env();
+  bool allowed_ = false, active_ = false, stopped_ = false, next_step_begun_ = false;
+  std::uint32_t streak_ = 0, pending_ = 0, frontier_launches_ = 0;
+  std::uint64_t vertex_bound_ = kMinVertexBound, edge_bound_ = kMinVertexBound;
+  DeviceBuffer<BatchState> d_state_;
+  PinnedBuffer<BatchState> h_state_;
+  BatchOutcome outcome_;
+};
+
+}  // namespace medusa::gpu
