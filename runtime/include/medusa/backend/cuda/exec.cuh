@@ -68,9 +68,13 @@ void run_vertices(PartitionEngine<Program>& s, Domain d, const Element& f, const
                                                l.active_vertex_count, VertexId{0}, lo, hi, l.device_vertex_count);
       return;
     case Domain::Received:  // (the session rejects it for ELIST; no kernel is instantiated)
-      if constexpr (K != ELIST)
+      if constexpr (K != ELIST) {
+        if (l.receiver_queue != nullptr)  // a batched push's receivers (at most its edges)
+          return launch<kernels::Source::Queue, VertexId>(s, l, c, f, l.receiver_queue, nullptr, l.active_vertex_edges,
+                                                          VertexId{0}, lo, hi, l.device_receiver_count);
         launch<kernels::Source::Flagged, VertexId>(s, l, c, f, static_cast<const VertexId*>(nullptr),
                                                    l.received, hi, VertexId{0}, lo, hi);
+      }
       return;
   }
 }

@@ -44,6 +44,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -73,6 +74,9 @@ struct LaunchState {
   const EdgeIndex* active_edges = nullptr;
   std::uint64_t active_edge_count = 0;
   const std::uint8_t* received = nullptr;
+  // In a batch after a push that kept one: the receivers as a queue, its length on the device.
+  const VertexId* receiver_queue = nullptr;
+  const unsigned long long* device_receiver_count = nullptr;
   // In a batch (superstep_batch.cuh): the frontier's size on the device; active_vertex_count and
   // active_vertex_edges are then only bounds for the grids.
   const unsigned long long* device_vertex_count = nullptr;
@@ -154,6 +158,14 @@ class PartitionEngine {
     shape.pull_fusion = pull_fusion_;
     if (Program::uses.vertex_frontier) shape.queue_scan_bytes = gpu::QueueExpansion::device_bytes(V_);
     shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
+    // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
+    // runs report every superstep, so they read each one back. Pushes in a batch whose slots nothing
+    // reads keep their receivers as a queue.
+    const bool batches = batch_.allow(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
+                                      frontier_pull_ != common::FrontierPull::Always);
+    receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier && Program::uses.received &&
+                       Program::uses.combiner_consumes_slots;
+    shape.receiver_queues = receiver_queues_;
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
@@ -229,15 +241,14 @@ class PartitionEngine {
       d_active_edges_.allocate(E_);
     }
     if (Program::uses.received) {
-      d_received_.allocate(V_);
+      d_received_.allocate((V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
       d_received_.zero(s);
     }
+    if (receiver_queues_)
+      for (auto& q : d_receivers_) q.allocate(V_);
     d_counters_.allocate(1);
     d_counters_.zero(s);
-    // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
-    // runs report every superstep, so they read each one back.
-    batch_.allocate(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
-                    frontier_pull_ != common::FrontierPull::Always);
+    batch_.allocate();
     d_temp_.allocate(temp_bytes);
     h_counters_ = gpu::PinnedBuffer<gpu::StepCounters>(1);
     stream_.sync();
@@ -326,6 +337,16 @@ class PartitionEngine {
   // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
   template <class Work, class Op>
   void push_combine(const Work& work, const Op& op, const Message& fill) {
+    if (receiver_push()) {  // no pass over every vertex: each edge computes its source's message
+      slots_ = SlotState::Unwritten;
+      const gpu::ReceiverQueue receivers = start_receiver_push(fill);
+      gpu::run_elist_edges_on_partition(
+          *this, Domain::Active,
+          gpu::PushSourceElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op, receivers}},
+          common::LaunchRange::whole(V_));
+      return;
+    }
+    receivers_valid_ = false;
     source_messages(work, fill, d_active_flags_.data(), false, /*reset_combined=*/true);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
@@ -341,10 +362,16 @@ class PartitionEngine {
   template <class Work, class Op>
   void push_fold(const Work& work, const Op& op, const Message& fill) {
     constexpr bool write_slots = !Program::uses.combiner_consumes_slots;
-    reset_combined(fill);
+    gpu::ReceiverQueue receivers;
+    if (receiver_push()) {
+      receivers = start_receiver_push(fill);
+    } else {
+      receivers_valid_ = false;
+      reset_combined(fill);
+    }
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
-        gpu::PushFoldElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op}, fill,
+        gpu::PushFoldElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op, receivers}, fill,
                                                 write_slots},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
     slots_ = write_slots ? SlotState::FrontierSources : SlotState::Unwritten;
@@ -361,6 +388,7 @@ class PartitionEngine {
     if (skips_unbatchable()) return;
     init_value_ = fill;
     ensure_message_buffer();
+    receivers_valid_ = false;
     reset_combined(fill);
     slots_ = SlotState::Unwritten;
     gpu::run_on_partition<EDGE>(  // (counts the edges as visited)
@@ -479,8 +507,10 @@ class PartitionEngine {
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
-    if (batch_.should_start(step_batchable_, active_vertex_count_, active_vertex_edges_, E_))
+    if (batch_.should_start(step_batchable_, active_vertex_count_, active_vertex_edges_, E_)) {
       batch_.start(stream_.get(), active_vertex_count_, active_vertex_edges_);
+      receivers_valid_ = false;
+    }
     return out;
   }
 
@@ -604,6 +634,10 @@ class PartitionEngine {
       l.active_vertex_count = batch_.vertex_bound();
       l.active_vertex_edges = batch_.vertex_edge_bound();
       l.device_vertex_count = batch_.device_vertex_count();
+      if (receivers_valid_) {
+        l.receiver_queue = d_receivers_[receivers_queue_].data();
+        l.device_receiver_count = batch_.device_receiver_count(receivers_queue_);
+      }
     }
     return l;
   }
@@ -813,6 +847,7 @@ class PartitionEngine {
   }
   void require_exact_counts() {
     step_batchable_ = false;
+    receivers_valid_ = false;  // (the operation may write the combined values or the flags)
     if (!batch_.active()) return;
     take_batch(/*leave=*/true);
     if (batch_.outcome().stopped) batch_.stop_mid_superstep();
@@ -825,6 +860,31 @@ class PartitionEngine {
     active_vertex_edges_ = o.active_vertex_edges;
     active_scan_valid_ = false;
     return o;
+  }
+
+  // A push of a batch whose slots nothing reads: it keeps its receivers as a queue.
+  bool receiver_push() const { return receiver_queues_ && batch_.active(); }
+  // Resets the combined values and the receiver flags for a push: only those of the last push's
+  // receivers when it left everything else at the same fill value. Returns the queue the push
+  // appends to.
+  gpu::ReceiverQueue start_receiver_push(const Message& fill) {
+    cudaStream_t s = stream_.get();
+    const int next = receivers_queue_ ^ 1;
+    unsigned long long* next_count = batch_.device_receiver_count(next);
+    if (receivers_valid_ && std::memcmp(&fill, &receivers_fill_, sizeof(Message)) == 0) {
+      gpu::kernels::reset_receivers_kernel<Message>
+          <<<gpu::grid_for(batch_.vertex_edge_bound(), max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+              d_combined_.data(), d_received_.data(), d_receivers_[receivers_queue_].data(),
+              batch_.device_receiver_count(receivers_queue_), next_count, fill, batch_.device_halted());
+      MEDUSA_CUDA_CHECK_LAUNCH("reset_receivers_kernel");
+    } else {
+      reset_combined(fill);
+      MEDUSA_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(*next_count), s));
+    }
+    receivers_queue_ = next;
+    receivers_valid_ = true;
+    receivers_fill_ = fill;
+    return {d_receivers_[next].data(), next_count};
   }
 
   // The vote slots are the first member of the device StepCounters.
@@ -922,6 +982,14 @@ class PartitionEngine {
 
   gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
   gpu::SuperstepBatch batch_;
+  // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
+  // and, while receivers_valid_, the only vertices whose combined value differs from
+  // receivers_fill_ or whose received flag is set.
+  bool receiver_queues_ = false;
+  std::array<gpu::DeviceBuffer<VertexId>, 2> d_receivers_;
+  int receivers_queue_ = 0;
+  bool receivers_valid_ = false;
+  Message receivers_fill_{};
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   gpu::DeviceBuffer<std::byte> d_temp_;
   gpu::PinnedBuffer<gpu::StepCounters> h_counters_;

@@ -36,15 +36,30 @@ __device__ __forceinline__ void atomic_fold(Msg* addr, const Msg& x, const Op& o
   }
 }
 
+// Vertices a push reached, each once (a batched push: superstep_batch.cuh). The receiver flags
+// decide who appends: the flag's word, padded to whole words, is set atomically.
+struct ReceiverQueue {
+  VertexId* ids = nullptr;  // null: no queue kept
+  unsigned long long* count = nullptr;
+  __device__ __forceinline__ void mark(std::uint8_t* received, VertexId w) const {
+    if (received[w] != 0) return;
+    auto* word = reinterpret_cast<unsigned*>(received) + (w >> 2);
+    const unsigned bit = 1u << ((w & 3u) * 8u);
+    if ((atomicOr(word, bit) & bit) == 0) ids[atomicAdd(count, 1ull)] = w;
+  }
+};
+
 // Where the pushes fold: vertex w's combined value, and its receiver flag.
 template <class Msg, class Op>
 struct PushTarget {
   Msg* combined;
   std::uint8_t* received;  // or null
   Op op;
+  ReceiverQueue receivers;  // (with received only)
   __device__ __forceinline__ void fold(VertexId w, const Msg& x) const {
     atomic_fold(combined + w, x, op);
-    if (received != nullptr) received[w] = 1;
+    if (receivers.ids != nullptr) receivers.mark(received, w);
+    else if (received != nullptr) received[w] = 1;
   }
 };
 
@@ -58,6 +73,20 @@ struct PushCombineElement {
   __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA&, const EA&, VertexId u,
                                              std::uint32_t i) const {
     into.fold(c.out_dst[c.out_offsets[u] + i], sources[u]);
+  }
+};
+
+// The same with u's message computed here, per edge, instead of for every vertex beforehand: a
+// batched push of a sparse frontier whose slots nothing reads (the per-vertex pass costs more than
+// the push there).
+template <class Msg, class Op, class Work>
+struct PushSourceElement {
+  Work work;
+  PushTarget<Msg, Op> into;
+  template <class VA, class EA>
+  __device__ __forceinline__ void operator()(const KernelCtx<Msg>& c, const VA& va, const EA& ea, VertexId u,
+                                             std::uint32_t i) const {
+    into.fold(c.out_dst[c.out_offsets[u] + i], work.medusa_source_message(c, va, ea, u));
   }
 };
 
@@ -112,6 +141,24 @@ __global__ void __launch_bounds__(kBlock)
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
     combined[v] = fill;
     if (received != nullptr) received[v] = 0;
+  }
+}
+
+// combined[v] = fill and received[v] = 0 for the *count vertices of `reached` (the last batched
+// push's receivers): the start of the next one, in place of a pass over every vertex. Also empties
+// the queue the next push appends to (`next_count`).
+template <class Msg>
+__global__ void __launch_bounds__(kBlock)
+    reset_receivers_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
+                           const VertexId* __restrict__ reached, const unsigned long long* __restrict__ count,
+                           unsigned long long* __restrict__ next_count, Msg fill, const int* __restrict__ halted) {
+  if (halted != nullptr && *halted != 0) return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *next_count = 0;
+  const std::uint64_t n = *count, stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const VertexId v = reached[i];
+    combined[v] = fill;
+    received[v] = 0;
   }
 }
 

@@ -36,6 +36,7 @@ struct BatchState {
   int reason;                              // BatchStop
   unsigned stop_step;                      // the superstep that stopped it
   int unused;
+  unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
 };
 
 // Votes the host cast while issuing a superstep (Continue() in the iteration function).
@@ -107,8 +108,9 @@ class SuperstepBatch {
   static constexpr std::uint64_t kSparseFraction = 32;
   static constexpr std::uint64_t kMinVertexBound = 1024;
 
-  void allocate(bool allowed) {
-    allowed_ = allowed && mode_ != BatchMode::Off;
+  // Whether batches may run at all (before allocate()).
+  bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }
+  void allocate() {
     if (!allowed_) return;
     d_state_.allocate(1);
     h_state_ = PinnedBuffer<BatchState>(1);
@@ -120,6 +122,7 @@ class SuperstepBatch {
   const BatchOutcome& outcome() const { return outcome_; }
   const int* device_halted() const { return active_ ? &d_state_.data()->halted : nullptr; }
   const unsigned long long* device_vertex_count() const { return &d_state_.data()->active_vertices; }
+  unsigned long long* device_receiver_count(int queue) const { return &d_state_.data()->receivers[queue]; }
   // Grid bounds for the launches of a batch: kernels stride over the device count, so a frontier
   // beyond them runs correctly, only with fewer threads.
   std::uint64_t vertex_bound() const { return vertex_bound_; }
@@ -137,12 +140,15 @@ class SuperstepBatch {
     streak_ = qualifies ? streak_ + 1 : 0;
     return streak_ >= (mode_ == BatchMode::Always ? 1 : kSparseStreak);
   }
-  void start(cudaStream_t s, std::uint64_t vertices, std::uint64_t vertex_edges) {
+  // `follows`: the batch read back just before, whose receiver queues' lengths carry over.
+  void start(cudaStream_t s, std::uint64_t vertices, std::uint64_t vertex_edges, bool follows = false) {
     active_ = true;
     pending_ = 0;
     frontier_launches_ = 0;
     set_bounds(vertices, vertex_edges);
-    *h_state_.data() = BatchState{vertices, vertex_edges, 0, 0, kBatchRunning, 0, 0};
+    BatchState& b = *h_state_.data();
+    b = BatchState{vertices, vertex_edges, 0, 0, kBatchRunning, 0, 0,
+                   {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
     d_state_.upload(h_state_.data(), 1, s);
   }
   // A frontier launch of the current superstep (its edges are counted on the device).
@@ -180,7 +186,7 @@ class SuperstepBatch {
       active_ = false;
       streak_ = 0;
     } else {
-      start(s, b.active_vertices, b.active_vertex_edges);  // (edges_visited back to 0)
+      start(s, b.active_vertices, b.active_vertex_edges, /*follows=*/true);  // (edges_visited back to 0)
     }
     return outcome_;
   }
