@@ -191,6 +191,8 @@ struct GatherOut {
   const EdgeIndex* offsets;
   std::uint32_t m;
   Msg init;
+  const int* halted = nullptr;  // in a batch of supersteps (superstep_batch.cuh); null outside
+  __device__ bool stopped_batch() const { return halted != nullptr && *halted != 0; }
 };
 
 namespace kernels {
@@ -262,6 +264,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_group_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                         const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op) {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
+  if (o.stopped_batch()) return;
   const unsigned sub = threadIdx.x & (G - 1);
   const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / G;
@@ -315,6 +318,7 @@ __global__ void __launch_bounds__(kBlock)
   constexpr int kWarps = kBlock / 32;
   __shared__ alignas(Msg) unsigned char warp_acc[kWarps * sizeof(Msg)];
   __shared__ int warp_have[kWarps], warp_sent[kWarps];
+  if (o.stopped_batch()) return;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
   for (std::uint64_t q = blockIdx.x; q < chunks; q += gridDim.x) {
     const VertexId v = heavy[owner[q]];
@@ -368,6 +372,7 @@ __global__ void __launch_bounds__(kBlock)
                                 std::uint64_t n, const std::uint32_t* __restrict__ first_chunk,
                                 const Msg* __restrict__ partials,
                                 const std::uint8_t* __restrict__ partial_flags, Op op) {
+  if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
        h += stride) {

@@ -295,10 +295,12 @@ class PartitionEngine {
   template <class Work, class Op>
   void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
     gpu::DeviceScope on(device_.ordinal);
-    // A batch may push a frontier, unless the push would leave slots pending on its flags.
-    constexpr bool batchable = common::may_push_combine<Op, Message> &&
-                               (common::has_source_message<Work>::value || Program::uses.combiner_consumes_slots);
-    if (batch_.stopped() || (!(batchable && domain == Domain::Active) && skips_unbatchable())) return;
+    // A batch may pull over every vertex, and push a frontier unless the push would leave slots
+    // pending on its flags (a pulled frontier would count its edges from a stale size).
+    constexpr bool pushable = common::may_push_combine<Op, Message> &&
+                              (common::has_source_message<Work>::value || Program::uses.combiner_consumes_slots);
+    const bool batchable = domain == Domain::All || pushable;
+    if (batch_.stopped() || (!batchable && skips_unbatchable())) return;
     init_value_ = fill;
     ensure_message_buffer();
     const bool frontier = domain == Domain::Active;
@@ -313,6 +315,7 @@ class PartitionEngine {
       if constexpr (common::may_push_combine<Op, Message>) {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
+      receivers_valid_ = false;  // (a pull writes every combined value and flag)
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
       const bool one_message = source_messages(work, fill, active, frontier && may_stop);
       if (may_stop && one_message)
@@ -325,6 +328,7 @@ class PartitionEngine {
         if (frontier && push_fold_preferred()) return push_fold(work, op, fill);
       }
       slots_ = SlotState::Written;
+      receivers_valid_ = false;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
       gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
                     active, d_messages_.data(), fill},
@@ -673,7 +677,8 @@ class PartitionEngine {
   // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
   template <class Source, class Op>
   void gather(const Source& src, const Op& op, std::uint8_t* received) {
-    const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_};
+    const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
+                                      batch_.device_halted()};
     cudaStream_t s = stream_.get();
     switch (combiner_) {
       case gpu::CombinerStrategy::Group4:

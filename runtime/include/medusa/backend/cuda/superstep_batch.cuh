@@ -11,6 +11,7 @@
 #pragma once
 
 #include <medusa/backend/common/env_choice.h>
+#include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/device_api.h>
@@ -95,9 +96,9 @@ inline BatchMode batch_mode_from_env() {
 }
 
 // When to batch, and the device state of a batch. A superstep qualifies when every launch in it
-// could have run batched and its frontier is sparse: fewer than 1/32 of the edges, a quarter of
-// what is pushed rather than pulled (pull_fusion.h), so the pushes a batch issues are the ones
-// exact counts would choose unless the frontier grows fourfold within the batch.
+// could have run batched and its frontier is one that is pushed rather than pulled (fewer out-edges
+// than E/8, pull_fusion.h), so the pushes a batch issues are those exact counts would choose
+// unless the frontier grows past that within the batch.
 // Batching starts after kSparseStreak qualifying supersteps in a row, so a Kronecker graph, whose
 // frontier grows a hundredfold per superstep, never batches; a batch ends early when a frontier
 // outgrows the bound its launches were sized for.
@@ -105,7 +106,7 @@ class SuperstepBatch {
  public:
   static constexpr std::uint32_t kLength = 16;        // supersteps per read-back
   static constexpr std::uint32_t kSparseStreak = 8;   // qualifying supersteps before a batch
-  static constexpr std::uint64_t kSparseFraction = 32;
+  static constexpr std::uint64_t kSparseFraction = common::kFrontierPullFraction;
   static constexpr std::uint64_t kMinVertexBound = 1024;
 
   // Whether batches may run at all (before allocate()).
