@@ -7,6 +7,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 namespace medusa::gpu {
@@ -118,6 +121,28 @@ class Stream {
 
  private:
   cudaStream_t s_ = nullptr;
+};
+
+// A partition engine's stream: its own, or, for the partitions that share a GPU, the one they all
+// use (while any of them lives). Their functors vote through the GPU's one detail::d_step_state,
+// which each partition's begin_superstep points at its own counters: on separate streams one
+// partition's votes could land in counters another had not yet cleared, or had already read back.
+class EngineStream {
+ public:
+  EngineStream(bool shared, int ordinal) : s_(shared ? shared_on(ordinal) : std::make_shared<Stream>()) {}
+  cudaStream_t get() const { return s_->get(); }
+  void sync() const { s_->sync(); }
+
+ private:
+  static std::shared_ptr<Stream> shared_on(int ordinal) {
+    static std::mutex mutex;
+    static std::map<int, std::weak_ptr<Stream>> streams;
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::shared_ptr<Stream> s = streams[ordinal].lock();
+    if (s == nullptr) streams[ordinal] = s = std::make_shared<Stream>();  // (on the current device)
+    return s;
+  }
+  std::shared_ptr<Stream> s_;
 };
 
 }  // namespace medusa::gpu

@@ -122,7 +122,8 @@ class PartitionEngine {
   PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
       : conf_(conf), index_(view.index), owned_count_(view.owned_count),
-        combine_count_(view.combine_count), device_(checked_device(conf, slot)) {
+        combine_count_(view.combine_count), device_(checked_device(conf, slot)),
+        stream_(conf.gpuCount > 1 && conf.partitionsPerGpu > 1, device_.ordinal) {
     const Topology& t = *view.topology;
     V_ = t.vertex_count;
     E_ = t.edge_count;
@@ -925,7 +926,7 @@ class PartitionEngine {
   gpu::DeviceInfo device_;
   gpu::MemoryPlan plan_;
   common::EdgeLayoutChoice layout_;
-  gpu::Stream stream_;
+  gpu::EngineStream stream_;
   std::uint64_t V_ = 0, E_ = 0;
   std::uint32_t m_ = 1;
   unsigned max_blocks_ = 1;
