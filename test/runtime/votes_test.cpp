@@ -137,34 +137,44 @@ TEST_CASE("maxIteration bounds the supersteps", "[runtime]") {
   CHECK(idle.Run(iteration).supersteps == 0);
 }
 
+namespace {
+// Runs `iteration` once on make_graph(until) and downloads the results.
+struct VoteRun {
+  medusa::RunStats stats;
+  std::vector<Vertex> vertices;
+};
+VoteRun run_votes(const std::vector<int>& until, const medusa::Config& conf = {}) {
+  auto g = make_graph(until);
+  auto device = medusa::Init_Device_DS(g, conf);
+  VoteRun r{device.Run(iteration), {}};
+  device.Dump_Result(g);
+  for (medusa::VertexId v = 0; v < g.vertex_count(); ++v) r.vertices.push_back(g.vertex(v));
+  return r;
+}
+}  // namespace
+
 TEST_CASE("Votes and maxIteration stop a long run exactly where they fall, batched or not", "[runtime]") {
   // Dozens of supersteps without a frontier: the CUDA backend issues them in batches of 16 after
   // the first few, so the stops below fall inside a batch, whose later supersteps must do nothing.
   const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr);
   SECTION("Halt()") {
-    auto g = make_graph({1000, -40});
-    auto device = medusa::Init_Device_DS(g);
-    const auto stats = device.Run(iteration);
-    CHECK(stats.supersteps == 41);
-    CHECK(stats.stop_reason == "halt vote");
-    device.Dump_Result(g);
-    CHECK(g.vertex(0).last == 40);
-    CHECK(g.vertex(0).visits == 41);
+    const VoteRun r = run_votes({1000, -40});
+    CHECK(r.stats.supersteps == 41);
+    CHECK(r.stats.stop_reason == "halt vote");
+    CHECK(r.vertices[0].last == 40);
+    CHECK(r.vertices[0].visits == 41);
 #if !defined(MEDUSA_BACKEND_HOST)
-    CHECK(stats.batched_supersteps > 16);
+    CHECK(r.stats.batched_supersteps > 16);
 #endif
-    CHECK(stats.batched_supersteps <= stats.supersteps);
+    CHECK(r.stats.batched_supersteps <= r.stats.supersteps);
   }
   SECTION("no Continue()") {
-    auto g = make_graph({37, 20});
-    auto device = medusa::Init_Device_DS(g);
-    const auto stats = device.Run(iteration);
-    CHECK(stats.supersteps == 38);
-    CHECK(stats.stop_reason == "no continue vote");
-    device.Dump_Result(g);
-    CHECK(g.vertex(1).visits == 38);
+    const VoteRun r = run_votes({37, 20});
+    CHECK(r.stats.supersteps == 38);
+    CHECK(r.stats.stop_reason == "no continue vote");
+    CHECK(r.vertices[1].visits == 38);
   }
-  SECTION("maxIteration") {
+  SECTION("maxIteration, twice") {
     auto g = make_graph({1000});
     medusa::Config conf;
     conf.maxIteration = 30;

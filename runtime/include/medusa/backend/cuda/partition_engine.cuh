@@ -619,7 +619,13 @@ class PartitionEngine {
            "+ edges (a degree scan of the queue), lane groups below\n";
     r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
          "flag-compaction kernel\n";
-    r += "  Domain::Received: flag scan over all vertices\n";
+    r += "  Domain::Received: flag scan over all vertices";
+    r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
+    r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
+                                std::to_string(gpu::SuperstepBatch::kLength) +
+                                " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
+                          : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
+                            "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;
   }

@@ -116,6 +116,7 @@ class SuperstepBatch {
     d_state_.allocate(1);
     h_state_ = PinnedBuffer<BatchState>(1);
   }
+  bool allowed() const { return allowed_; }
   bool active() const { return active_; }
   // A superstep stopped the batch's run and the read-back that found it came mid-superstep: the
   // rest of that superstep issues nothing.
