@@ -1,6 +1,8 @@
 // Host-side pieces of the CUDA backend that need no GPU: the device-memory plan and the
-// needed-vs-free error, and the formatting of MEDUSA_CUDA_CHECK failures. Built as plain C++
+// needed-vs-free error, the formatting of MEDUSA_CUDA_CHECK failures, and when supersteps run in
+// batches. Built as plain C++
 // (CUDA runtime API only) and run in CI without the `gpu` label.
+#include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/memory_plan.h>
 #include <medusa/error.h>
@@ -43,6 +45,58 @@ TEST_CASE("memory plan counts every device array a Session allocates", "[cuda][r
   g.messages_per_edge = 3;  // three slots per edge, per-edge send counts, scaled offsets
   CHECK(gpu::plan_memory(g).total() ==
         base + 1000 * 5 + 16000 * 9 + 1000 + 512 + 16000 * 4 * 2 + 16000 * 4 + 1001 * 8);
+}
+
+TEST_CASE("memory plan counts the receiver queues of batched pushes", "[cuda][runtime]") {
+  gpu::GraphShape g;
+  g.vertices = 1000;
+  g.edges = 16000;
+  const std::uint64_t without = gpu::plan_memory(g).total();
+  g.receiver_queues = true;
+  CHECK(gpu::plan_memory(g).total() == without + 2 * 1000 * 4);
+}
+
+TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",
+          "[cuda][runtime]") {
+  const std::uint64_t edges = 8000;  // frontiers of fewer than 1000 out-edges are pushed
+  SECTION("auto") {
+    gpu::BatchPolicy p(gpu::BatchMode::Auto);
+    CHECK(p.allow(true));
+    for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 999, edges));
+    CHECK(p.should_start(true, 999, edges));
+    p.reset_streak();
+    for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 10, edges));
+    CHECK_FALSE(p.should_start(true, 1000, edges));  // pulled: the streak starts over
+    for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 0, edges));
+    CHECK_FALSE(p.should_start(false, 0, edges));  // an operation no batch can run
+    CHECK(p.continues(999, edges));
+    CHECK_FALSE(p.continues(1000, edges));
+    CHECK(p.continues(0, 0));  // no frontier (a VERTEX-only program)
+  }
+  SECTION("always") {
+    gpu::BatchPolicy p(gpu::BatchMode::Always);
+    CHECK(p.allow(true));
+    CHECK(p.should_start(true, edges, edges));
+    CHECK_FALSE(p.should_start(false, 0, edges));
+    CHECK(p.continues(edges, edges));
+  }
+  SECTION("off, or not allowed by the engine") {
+    gpu::BatchPolicy off(gpu::BatchMode::Off);
+    CHECK_FALSE(off.allow(true));
+    gpu::BatchPolicy refused(gpu::BatchMode::Auto);
+    CHECK_FALSE(refused.allow(false));
+    for (int i = 0; i < 20; ++i) {
+      CHECK_FALSE(off.should_start(true, 0, edges));
+      CHECK_FALSE(refused.should_start(true, 0, edges));
+    }
+  }
+  SECTION("grid bounds") {
+    CHECK(gpu::BatchPolicy::bounds(10, 25).vertices == gpu::BatchPolicy::kMinVertexBound);
+    CHECK(gpu::BatchPolicy::bounds(10, 25).vertex_edges == gpu::BatchPolicy::kMinVertexBound * 3);
+    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertices == 4000);
+    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertex_edges == 4000 * 3);
+    CHECK(gpu::BatchPolicy::bounds(0, 0).vertex_edges == gpu::BatchPolicy::kMinVertexBound);
+  }
 }
 
 TEST_CASE("a graph too large for the GPU fails before allocating, with needed vs free",

@@ -512,7 +512,7 @@ class PartitionEngine {
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
-    if (batch_.should_start(step_batchable_, active_vertex_count_, active_vertex_edges_, E_)) {
+    if (batch_.should_start(step_batchable_, active_vertex_edges_, E_)) {
       batch_.start(stream_.get(), active_vertex_count_, active_vertex_edges_);
       receivers_valid_ = false;
     }

@@ -10,8 +10,7 @@
 // on the host may run in a batch (PartitionEngine::require_exact_counts).
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
-#include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/device_api.h>
@@ -87,36 +86,20 @@ struct BatchOutcome {
   std::uint64_t active_vertices = 0, active_vertex_edges = 0, edges_visited = 0;
 };
 
-// MEDUSA_SUPERSTEP_BATCH: auto (batch long runs of sparse supersteps), always (batch every
-// superstep that can be, from the second: for tests on small graphs), off.
-enum class BatchMode { Auto, Always, Off };
-inline BatchMode batch_mode_from_env() {
-  return common::choice_from_env("MEDUSA_SUPERSTEP_BATCH", BatchMode::Auto,
-                                 {{"always", BatchMode::Always}, {"off", BatchMode::Off}});
-}
-
-// When to batch, and the device state of a batch. A superstep qualifies when every launch in it
-// could have run batched and its frontier is one that is pushed rather than pulled (fewer out-edges
-// than E/8, pull_fusion.h), so the pushes a batch issues are those exact counts would choose
-// unless the frontier grows past that within the batch.
-// Batching starts after kSparseStreak qualifying supersteps in a row, so a Kronecker graph, whose
-// frontier grows a hundredfold per superstep, never batches; a batch ends early when a frontier
-// outgrows the bound its launches were sized for.
+// The device state of a batch and the host's side of it; when to batch is BatchPolicy's. A batch
+// ends early when a frontier outgrows the pushes (BatchPolicy::continues).
 class SuperstepBatch {
  public:
-  static constexpr std::uint32_t kLength = 16;        // supersteps per read-back
-  static constexpr std::uint32_t kSparseStreak = 8;   // qualifying supersteps before a batch
-  static constexpr std::uint64_t kSparseFraction = common::kFrontierPullFraction;
-  static constexpr std::uint64_t kMinVertexBound = 1024;
+  static constexpr std::uint32_t kLength = BatchPolicy::kLength;
 
   // Whether batches may run at all (before allocate()).
-  bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }
+  bool allow(bool allowed) { return policy_.allow(allowed); }
   void allocate() {
-    if (!allowed_) return;
+    if (!policy_.allowed()) return;
     d_state_.allocate(1);
     h_state_ = PinnedBuffer<BatchState>(1);
   }
-  bool allowed() const { return allowed_; }
+  bool allowed() const { return policy_.allowed(); }
   bool active() const { return active_; }
   // A superstep stopped the batch's run and the read-back that found it came mid-superstep: the
   // rest of that superstep issues nothing.
@@ -131,23 +114,21 @@ class SuperstepBatch {
   std::uint64_t vertex_edge_bound() const { return edge_bound_; }
 
   void restart() {
-    streak_ = 0;
+    policy_.reset_streak();
     active_ = stopped_ = next_step_begun_ = false;
   }
-  // After an exact read-back (collect): starts a batch when the last supersteps qualify.
-  bool should_start(bool step_batchable, std::uint64_t vertices, std::uint64_t vertex_edges,
-                    std::uint64_t edges) {
-    if (!allowed_) return false;
-    const bool qualifies = step_batchable && (mode_ == BatchMode::Always || sparse(vertex_edges, edges));
-    streak_ = qualifies ? streak_ + 1 : 0;
-    return streak_ >= (mode_ == BatchMode::Always ? 1 : kSparseStreak);
+  // After an exact read-back (collect): whether the last supersteps qualify for a batch.
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges) {
+    return policy_.should_start(step_batchable, vertex_edges, edges);
   }
   // `follows`: the batch read back just before, whose receiver queues' lengths carry over.
   void start(cudaStream_t s, std::uint64_t vertices, std::uint64_t vertex_edges, bool follows = false) {
     active_ = true;
     pending_ = 0;
     frontier_launches_ = 0;
-    set_bounds(vertices, vertex_edges);
+    const BatchPolicy::Bounds bounds = BatchPolicy::bounds(vertices, vertex_edges);
+    vertex_bound_ = bounds.vertices;
+    edge_bound_ = bounds.vertex_edges;
     BatchState& b = *h_state_.data();
     b = BatchState{vertices, vertex_edges, 0, 0, kBatchRunning, 0, 0,
                    {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
@@ -184,9 +165,9 @@ class SuperstepBatch {
     if (!outcome_.stopped) outcome_.edges_visited += frontier_launches_ * b.active_vertex_edges;
     frontier_launches_ = 0;
     pending_ = 0;
-    if (outcome_.stopped || leave || (mode_ != BatchMode::Always && !sparse(b.active_vertex_edges, edges))) {
+    if (outcome_.stopped || leave || !policy_.continues(b.active_vertex_edges, edges)) {
       active_ = false;
-      streak_ = 0;
+      policy_.reset_streak();
     } else {
       start(s, b.active_vertices, b.active_vertex_edges, /*follows=*/true);  // (edges_visited back to 0)
     }
@@ -196,19 +177,10 @@ class SuperstepBatch {
   void stop_mid_superstep() { stopped_ = true; }
 
  private:
-  static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
-    return vertex_edges * kSparseFraction < edges || vertex_edges == 0;
-  }
-  void set_bounds(std::uint64_t vertices, std::uint64_t vertex_edges) {
-    vertex_bound_ = vertices * 4 > kMinVertexBound ? vertices * 4 : kMinVertexBound;
-    const std::uint64_t average = vertices == 0 ? 1 : (vertex_edges + vertices - 1) / vertices;
-    edge_bound_ = vertex_bound_ * average;
-  }
-
-  BatchMode mode_ = batch_mode_from_env();
-  bool allowed_ = false, active_ = false, stopped_ = false, next_step_begun_ = false;
-  std::uint32_t streak_ = 0, pending_ = 0, frontier_launches_ = 0;
-  std::uint64_t vertex_bound_ = kMinVertexBound, edge_bound_ = kMinVertexBound;
+  BatchPolicy policy_;
+  bool active_ = false, stopped_ = false, next_step_begun_ = false;
+  std::uint32_t pending_ = 0, frontier_launches_ = 0;
+  std::uint64_t vertex_bound_ = BatchPolicy::kMinVertexBound, edge_bound_ = BatchPolicy::kMinVertexBound;
   DeviceBuffer<BatchState> d_state_;
   PinnedBuffer<BatchState> h_state_;
   BatchOutcome outcome_;

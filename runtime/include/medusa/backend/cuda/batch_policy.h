@@ -1,0 +1,70 @@
+// When the CUDA engine issues supersteps in batches (superstep_batch.cuh), as plain host logic.
+// A superstep qualifies when every operation in it could have run in a batch and its frontier is
+// one that is pushed rather than pulled (fewer out-edges than E/8, pull_fusion.h), so the pushes a
+// batch issues are those exact counts would choose unless the frontier grows past that within the
+// batch. Batching starts after kSparseStreak qualifying supersteps in a row, so a Kronecker graph,
+// whose frontier grows a hundredfold per superstep, never batches.
+#pragma once
+
+#include <medusa/backend/common/env_choice.h>
+#include <medusa/backend/common/pull_fusion.h>
+
+#include <cstdint>
+
+namespace medusa::gpu {
+
+// MEDUSA_SUPERSTEP_BATCH: auto (batch long runs of sparse supersteps), always (batch every
+// superstep that can be, from the second: for tests on small graphs), off.
+enum class BatchMode { Auto, Always, Off };
+inline BatchMode batch_mode_from_env() {
+  return common::choice_from_env("MEDUSA_SUPERSTEP_BATCH", BatchMode::Auto,
+                                 {{"always", BatchMode::Always}, {"off", BatchMode::Off}});
+}
+
+class BatchPolicy {
+ public:
+  static constexpr std::uint32_t kLength = 16;       // supersteps per read-back
+  static constexpr std::uint32_t kSparseStreak = 8;  // qualifying supersteps before a batch
+  static constexpr std::uint64_t kSparseFraction = common::kFrontierPullFraction;
+  static constexpr std::uint64_t kMinVertexBound = 1024;
+
+  explicit BatchPolicy(BatchMode mode = batch_mode_from_env()) : mode_(mode) {}
+
+  // Whether batches may run at all, given what the engine allows.
+  bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }
+  bool allowed() const { return allowed_; }
+  void reset_streak() { streak_ = 0; }
+  // After a superstep read back exactly: whether the next ones start a batch.
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges) {
+    if (!allowed_) return false;
+    const bool qualifies = step_batchable && (mode_ == BatchMode::Always || sparse(vertex_edges, edges));
+    streak_ = qualifies ? streak_ + 1 : 0;
+    return streak_ >= (mode_ == BatchMode::Always ? 1 : kSparseStreak);
+  }
+  // After a batch's read-back: whether the next batch follows at once.
+  bool continues(std::uint64_t vertex_edges, std::uint64_t edges) const {
+    return mode_ == BatchMode::Always || sparse(vertex_edges, edges);
+  }
+  static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
+    return vertex_edges * kSparseFraction < edges || vertex_edges == 0;
+  }
+
+  // Grid bounds for the launches of a batch that starts from this frontier: four times its
+  // vertices (at least kMinVertexBound), times their average out-degree for the edges. Kernels
+  // stride over the device's count, so a frontier beyond them runs correctly, with fewer threads.
+  struct Bounds {
+    std::uint64_t vertices, vertex_edges;
+  };
+  static Bounds bounds(std::uint64_t vertices, std::uint64_t vertex_edges) {
+    const std::uint64_t v = vertices * 4 > kMinVertexBound ? vertices * 4 : kMinVertexBound;
+    const std::uint64_t average = vertices == 0 ? 1 : (vertex_edges + vertices - 1) / vertices;
+    return {v, v * average};
+  }
+
+ private:
+  BatchMode mode_;
+  bool allowed_ = false;
+  std::uint32_t streak_ = 0;
+};
+
+}  // namespace medusa::gpu
