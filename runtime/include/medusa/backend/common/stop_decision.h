@@ -17,11 +17,23 @@ struct StopDecision {
   const char* reason = "";  // RunStats::stop_reason when stop
 };
 
+// The votes' part of the rule, also applied on the GPU at the end of a batched superstep
+// (cuda/superstep_batch.cuh).
+enum class VoteStop : int { None = 0, Halt = 1, NoContinue = 2 };
+MEDUSA_HD inline VoteStop vote_stop(const int* votes, bool continue_vote) {
+  if (votes[kVoteHalt] != 0) return VoteStop::Halt;
+  if (continue_vote && votes[kVoteContinue] == 0) return VoteStop::NoContinue;
+  return VoteStop::None;
+}
+inline const char* vote_stop_reason(VoteStop s) {  // RunStats::stop_reason
+  return s == VoteStop::Halt ? "halt vote" : s == VoteStop::NoContinue ? "no continue vote" : "";
+}
+
 // votes: the kVoteSlots vote slots after superstep `superstep` (counted from 0) finished.
 inline StopDecision decide_stop(const int* votes, std::uint32_t superstep, const Config& conf,
                                 const ProgramUses& uses) {
-  if (votes[kVoteHalt] != 0) return {true, "halt vote"};
-  if (uses.continue_vote && votes[kVoteContinue] == 0) return {true, "no continue vote"};
+  const VoteStop by_votes = vote_stop(votes, uses.continue_vote);
+  if (by_votes != VoteStop::None) return {true, vote_stop_reason(by_votes)};
   if (conf.maxIteration == 0 || superstep + 1 >= conf.maxIteration) return {true, "maxIteration"};
   return {false, ""};
 }

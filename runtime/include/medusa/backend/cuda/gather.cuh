@@ -192,7 +192,7 @@ struct GatherOut {
   std::uint32_t m;
   Msg init;
   const int* halted = nullptr;  // in a batch of supersteps (superstep_batch.cuh); null outside
-  __device__ bool stopped_batch() const { return halted != nullptr && *halted != 0; }
+  __device__ bool stopped_batch() const { return kernels::batch_halted(halted); }
 };
 
 namespace kernels {

@@ -18,10 +18,12 @@ inline constexpr int kBlock = 256;
 //   Flagged: the i in 0 .. n-1 with flags[i] != 0 (a flag scan, no compaction pass)
 enum class Source { All, Queue, Flagged };
 
-// In a batch of supersteps, a superstep after the one that stopped the run (superstep_batch.cuh).
+// In a batch of supersteps, a superstep after the one that stopped the run (superstep_batch.cuh):
+// its launches do nothing. `halted` is null outside batches.
+__device__ __forceinline__ bool batch_halted(const int* halted) { return halted != nullptr && *halted != 0; }
 template <class Msg>
 __device__ __forceinline__ bool stopped_batch(const KernelCtx<Msg>& c) {
-  return c.halted != nullptr && *c.halted != 0;
+  return batch_halted(c.halted);
 }
 
 // Runs the generated element functor f(c, va, ea, id) for every id of the source. The context,
@@ -162,7 +164,7 @@ __global__ void __launch_bounds__(kBlock)
                          const EdgeIndex* __restrict__ out_offsets,
                          unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
                          const int* __restrict__ halted) {
-  if (halted != nullptr && *halted != 0) return;  // (superstep_batch.cuh)
+  if (batch_halted(halted)) return;
   constexpr int kWarps = kBlock / 32;
   __shared__ unsigned warp_count[kWarps], warp_offset[kWarps];
   __shared__ unsigned long long warp_degree[kWarps], block_first;

@@ -278,6 +278,7 @@ class PartitionEngine {
     if (skips_unbatchable()) return;
     ensure_message_buffer();
     materialize_slots();
+    receivers_valid_ = false;
     cudaStream_t s = stream_.get();
     if (combiner_ != gpu::CombinerStrategy::CubBlock) {
       gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
@@ -316,7 +317,6 @@ class PartitionEngine {
       if constexpr (common::may_push_combine<Op, Message>) {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
-      receivers_valid_ = false;  // (a pull writes every combined value and flag)
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
       const bool one_message = source_messages(work, fill, active, frontier && may_stop);
       if (may_stop && one_message)
@@ -329,7 +329,6 @@ class PartitionEngine {
         if (frontier && push_fold_preferred()) return push_fold(work, op, fill);
       }
       slots_ = SlotState::Written;
-      receivers_valid_ = false;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
       gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
                     active, d_messages_.data(), fill},
@@ -351,7 +350,6 @@ class PartitionEngine {
           common::LaunchRange::whole(V_));
       return;
     }
-    receivers_valid_ = false;
     source_messages(work, fill, d_active_flags_.data(), false, /*reset_combined=*/true);
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
@@ -371,7 +369,6 @@ class PartitionEngine {
     if (receiver_push()) {
       receivers = start_receiver_push(fill);
     } else {
-      receivers_valid_ = false;
       reset_combined(fill);
     }
     gpu::run_elist_edges_on_partition(
@@ -393,7 +390,6 @@ class PartitionEngine {
     if (skips_unbatchable()) return;
     init_value_ = fill;
     ensure_message_buffer();
-    receivers_valid_ = false;
     reset_combined(fill);
     slots_ = SlotState::Unwritten;
     gpu::run_on_partition<EDGE>(  // (counts the edges as visited)
@@ -403,6 +399,7 @@ class PartitionEngine {
   }
   // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
   void reset_combined(const Message& fill) {
+    receivers_valid_ = false;
     if (V_ == 0) return;
     gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
                                                    stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill,
@@ -417,6 +414,7 @@ class PartitionEngine {
   template <class Work>
   bool source_messages(const Work& work, const Message& fill, const std::uint8_t* active, bool compare,
                        bool reset_combined = false) {
+    if (reset_combined) receivers_valid_ = false;
     if (V_ == 0) return false;
     cudaStream_t s = stream_.get();
     if (compare) {
@@ -458,6 +456,7 @@ class PartitionEngine {
     slots_ = SlotState::Written;
     fill(d_messages_.data(), E_ * m_, init_value_);
     d_send_counts_.zero(stream_.get());
+    receivers_valid_ = false;
     d_received_.zero(stream_.get());
   }
 
@@ -622,7 +621,7 @@ class PartitionEngine {
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
-                                std::to_string(gpu::SuperstepBatch::kLength) +
+                                std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
                           : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
                             "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
@@ -684,6 +683,7 @@ class PartitionEngine {
   // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
   template <class Source, class Op>
   void gather(const Source& src, const Op& op, std::uint8_t* received) {
+    receivers_valid_ = false;
     const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
                                       batch_.device_halted()};
     cudaStream_t s = stream_.get();
@@ -859,7 +859,6 @@ class PartitionEngine {
   }
   void require_exact_counts() {
     step_batchable_ = false;
-    receivers_valid_ = false;  // (the operation may write the combined values or the flags)
     if (!batch_.active()) return;
     take_batch(/*leave=*/true);
     if (batch_.outcome().stopped) batch_.stop_mid_superstep();
@@ -996,7 +995,8 @@ class PartitionEngine {
   gpu::SuperstepBatch batch_;
   // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
   // and, while receivers_valid_, the only vertices whose combined value differs from
-  // receivers_fill_ or whose received flag is set.
+  // receivers_fill_ or whose received flag is set. Whatever else writes either clears it
+  // (reset_combined, source_messages, gather, combine, init_message_buffer), as does a new batch.
   bool receiver_queues_ = false;
   std::array<gpu::DeviceBuffer<VertexId>, 2> d_receivers_;
   int receivers_queue_ = 0;

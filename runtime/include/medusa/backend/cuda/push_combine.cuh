@@ -136,7 +136,7 @@ template <class Msg>
 __global__ void __launch_bounds__(kBlock)
     reset_combined_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received, std::uint64_t n,
                           Msg fill, const int* __restrict__ halted) {
-  if (halted != nullptr && *halted != 0) return;  // (superstep_batch.cuh)
+  if (batch_halted(halted)) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
     combined[v] = fill;
@@ -152,7 +152,7 @@ __global__ void __launch_bounds__(kBlock)
     reset_receivers_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                            const VertexId* __restrict__ reached, const unsigned long long* __restrict__ count,
                            unsigned long long* __restrict__ next_count, Msg fill, const int* __restrict__ halted) {
-  if (halted != nullptr && *halted != 0) return;
+  if (batch_halted(halted)) return;
   if (blockIdx.x == 0 && threadIdx.x == 0) *next_count = 0;
   const std::uint64_t n = *count, stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {

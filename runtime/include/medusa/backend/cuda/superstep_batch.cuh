@@ -10,6 +10,7 @@
 // on the host may run in a batch (PartitionEngine::require_exact_counts).
 #pragma once
 
+#include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -23,19 +24,15 @@
 
 namespace medusa::gpu {
 
-// Why a batched superstep stopped the run (the reasons of common::decide_stop, but maxIteration,
-// which the host knows when it issues the superstep).
-enum BatchStop : int { kBatchRunning = 0, kBatchHaltVote = 1, kBatchNoContinueVote = 2, kBatchTooManyMessages = 3 };
-
 // On the device during a batch, read back once at its end.
 struct BatchState {
   unsigned long long active_vertices;      // the frontier the next superstep's launches read
   unsigned long long active_vertex_edges;  // and its out-edges
   unsigned long long edges_visited;        // by the batch's frontier launches
-  int halted;                              // a superstep of the batch stopped the run
-  int reason;                              // BatchStop
-  unsigned stop_step;                      // the superstep that stopped it
-  int unused;
+  int halted;                              // a superstep of the batch stopped the run: why
+  int vote_stop;                           // (common::VoteStop; maxIteration is the host's)
+  int too_many_messages;
+  unsigned stop_step;                      // and which
   unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
 };
 
@@ -61,17 +58,16 @@ __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, Ba
   b->active_vertex_edges = counters->next_active_vertex_edges;
   int votes[kVoteSlots];
   for (int i = 0; i < kVoteSlots; ++i) votes[i] = counters->votes[i] | host.votes[i];
-  const int reason = votes[kVoteTooManyMessages] != 0            ? kBatchTooManyMessages
-                     : votes[kVoteHalt] != 0                      ? kBatchHaltVote
-                     : continue_vote && votes[kVoteContinue] == 0 ? kBatchNoContinueVote
-                                                                  : kBatchRunning;
-  if (reason == kBatchRunning) {
+  const common::VoteStop stop = common::vote_stop(votes, continue_vote);
+  const bool too_many_messages = votes[kVoteTooManyMessages] != 0;
+  if (stop == common::VoteStop::None && !too_many_messages) {
     *counters = Counters{};
     medusa::detail::d_step_state = next;
     return;
   }
   b->halted = 1;
-  b->reason = reason;
+  b->vote_stop = static_cast<int>(stop);
+  b->too_many_messages = too_many_messages ? 1 : 0;
   b->stop_step = step;
 }
 
@@ -90,8 +86,6 @@ struct BatchOutcome {
 // ends early when a frontier outgrows the pushes (BatchPolicy::continues).
 class SuperstepBatch {
  public:
-  static constexpr std::uint32_t kLength = BatchPolicy::kLength;
-
   // Whether batches may run at all (before allocate()).
   bool allow(bool allowed) { return policy_.allow(allowed); }
   void allocate() {
@@ -130,8 +124,7 @@ class SuperstepBatch {
     vertex_bound_ = bounds.vertices;
     edge_bound_ = bounds.vertex_edges;
     BatchState& b = *h_state_.data();
-    b = BatchState{vertices, vertex_edges, 0, 0, kBatchRunning, 0, 0,
-                   {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
+    b = BatchState{vertices, vertex_edges, 0, 0, 0, 0, 0, {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
     d_state_.upload(h_state_.data(), 1, s);
   }
   // A frontier launch of the current superstep (its edges are counted on the device).
@@ -148,7 +141,7 @@ class SuperstepBatch {
     MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
     frontier_launches_ = 0;
     next_step_begun_ = true;
-    return ++pending_ >= kLength;
+    return ++pending_ >= BatchPolicy::kLength;
   }
   // Whether the last batched superstep's end began the next one; asked once per superstep.
   bool take_next_step_begun() { return std::exchange(next_step_begun_, false); }
@@ -158,8 +151,8 @@ class SuperstepBatch {
     d_state_.download(h_state_.data(), 1, s);
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));
     const BatchState b = *h_state_.data();
-    outcome_ = BatchOutcome{b.halted != 0, b.reason == kBatchTooManyMessages,
-                            b.reason == kBatchHaltVote ? "halt vote" : "no continue vote", b.stop_step,
+    outcome_ = BatchOutcome{b.halted != 0, b.too_many_messages != 0,
+                            common::vote_stop_reason(static_cast<common::VoteStop>(b.vote_stop)), b.stop_step,
                             b.active_vertices, b.active_vertex_edges, b.edges_visited};
     // Frontier launches of a superstep read back before its end (`leave`) ran on this frontier.
     if (!outcome_.stopped) outcome_.edges_visited += frontier_launches_ * b.active_vertex_edges;
