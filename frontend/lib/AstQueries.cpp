@@ -58,4 +58,29 @@ const clang::FunctionDecl* calleeOf(const clang::Expr* expr) {
   return nullptr;
 }
 
+bool isImplicitWrapper(const clang::Stmt* stmt) {
+  return llvm::isa_and_nonnull<clang::ExprWithCleanups, clang::ImplicitCastExpr,
+                               clang::MaterializeTemporaryExpr, clang::CXXBindTemporaryExpr>(stmt);
+}
+
+const clang::Expr* skipImplicitWrappers(const clang::Expr* expr) {
+  for (;;) {
+    if (const auto* e = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(expr))
+      expr = e->getSubExpr();
+    else if (const auto* c = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(expr))
+      expr = c->getSubExpr();
+    else if (const auto* m = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(expr))
+      expr = m->getSubExpr();
+    else if (const auto* b = llvm::dyn_cast_or_null<clang::CXXBindTemporaryExpr>(expr))
+      expr = b->getSubExpr();
+    else
+      return expr;
+  }
+}
+
+bool callsMedusaFunction(const clang::CallExpr* call, llvm::StringRef name) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  return callee != nullptr && callee->getQualifiedNameAsString() == ("medusa::" + name).str();
+}
+
 }  // namespace medusa::cc

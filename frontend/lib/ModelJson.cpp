@@ -115,6 +115,9 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
     j.attributeArray("iteration_functions", [&] {
       for (const std::string& name : model.iteration_functions) j.value(name);
     });
+    j.attributeArray("replayable_iterations", [&] {
+      for (const std::string& name : model.replayable_iterations) j.value(name);
+    });
     j.attributeArray("combiner_op_types", [&] {
       for (const std::string& name : model.combiner_op_types) j.value(name);
     });

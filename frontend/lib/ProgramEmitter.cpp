@@ -205,6 +205,24 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   return templates_.render("program_traits", values);
 }
 
+std::string ProgramEmitter::replayableIterations() const {
+  std::vector<std::string> lines;
+  std::set<std::string> used;
+  for (const std::string& function : model_.replayable_iterations) {
+    // "::ns::Step" -> medusa_replayable_ns_Step; a suffix keeps "::a_b::C" and "::a::b_C" apart.
+    std::string base = "medusa_replayable";
+    for (size_t at = 0; at < function.size();) {
+      if (function.compare(at, 2, "::") == 0) base += '_', at += 2;
+      else base += function[at++];
+    }
+    std::string name = base;
+    for (int n = 2; !used.insert(name).second; ++n) name = base + "_" + std::to_string(n);
+    lines.push_back("static const bool " + name +
+                    " = medusa::detail::register_replayable_iteration(&" + function + ");");
+  }
+  return templates_.render("replayable_iterations", {{"registrations", join(lines, "\n")}});
+}
+
 std::string ProgramEmitter::vertexProxy(const std::string& name,
                                         const std::map<std::string, FieldUse>& uses,
                                         bool read_only) const {
@@ -506,6 +524,10 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     emitTraits(last.namespaces);  // right after the later graph type, in its namespace
   }
   copyUser(static_cast<unsigned>(source_.size()));
+  if (!model_.replayable_iterations.empty()) {
+    out.toGenerated();
+    out.append(replayableIterations());
+  }
   return out.take();
 }
 

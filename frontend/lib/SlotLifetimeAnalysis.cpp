@@ -8,7 +8,6 @@
 
 #include <map>
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace medusa::cc {
@@ -49,11 +48,8 @@ class SlotCallCollector : public clang::RecursiveASTVisitor<SlotCallCollector> {
       if (run->second == ApiKind::Elist || run->second == ApiKind::Edge) return SlotCall::Send;
       return std::nullopt;  // VERTEX touches no slot; MLIST / MESSAGE are refused before this
     }
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr) return std::nullopt;
-    const std::string name = callee->getQualifiedNameAsString();
-    if (name == "medusa::InitMessageBuffer") return SlotCall::Init;
-    if (name == "medusa::Combiner") return SlotCall::Combine;
+    if (callsMedusaFunction(call, "InitMessageBuffer")) return SlotCall::Init;
+    if (callsMedusaFunction(call, "Combiner")) return SlotCall::Combine;
     return std::nullopt;
   }
 
@@ -83,9 +79,7 @@ class SlotCallCollector : public clang::RecursiveASTVisitor<SlotCallCollector> {
       const auto parents = context_.getParents(node);
       if (parents.size() != 1) return nullptr;
       node = parents[0];
-      if (node.get<clang::ExprWithCleanups>() || node.get<clang::ImplicitCastExpr>() ||
-          node.get<clang::MaterializeTemporaryExpr>() || node.get<clang::CXXBindTemporaryExpr>())
-        continue;
+      if (isImplicitWrapper(node.get<clang::Stmt>())) continue;
       const auto* block = node.get<clang::CompoundStmt>();
       if (block == nullptr) return nullptr;
       const auto block_parents = context_.getParents(*block);

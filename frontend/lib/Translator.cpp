@@ -3,6 +3,7 @@
 #include "medusa-cc/EdgeLoopAnalysis.h"
 #include "medusa-cc/FieldAccessAnalysis.h"
 #include "medusa-cc/GpuSafetyChecker.h"
+#include "medusa-cc/IterationReplayAnalysis.h"
 #include "medusa-cc/MedusaDiagnostics.h"
 #include "medusa-cc/ProgramMatcher.h"
 #include "medusa-cc/SlotLifetimeAnalysis.h"
@@ -98,6 +99,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   }
   for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
   model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
+  model.replayable_iterations = IterationReplayAnalysis(context).replayableIterations(ast);
   checker.checkRecursion();
 
   // Helpers are compiled for both host and device.

@@ -35,6 +35,8 @@ class ProgramEmitter {
   std::string functorEnd(const FunctorInfo& functor) const;
   // True when `functor` gets the edge-parallel element under `options`.
   static bool edgeParallel(const FunctorInfo& functor, const EmitOptions& options);
+  // The registrations of model.replayable_iterations, appended after the user's text.
+  std::string replayableIterations() const;
 
  private:
   struct DeviceField {

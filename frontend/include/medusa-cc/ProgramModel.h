@@ -149,6 +149,9 @@ struct ProgramModel {
   std::vector<HelperInfo> helpers;
   std::vector<RunCallInfo> runs;
   std::vector<std::string> iteration_functions;
+  // Iteration functions the CUDA runtime may replay without calling them, spelled from global
+  // scope ("::BFS", "::ns::Step"); the emitter registers them (IterationReplayAnalysis).
+  std::vector<std::string> replayable_iterations;
   std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
   bool uses_builtin_combiner = false;
   bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)

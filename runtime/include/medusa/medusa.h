@@ -10,6 +10,7 @@
 #include <medusa/error.h>
 #include <medusa/graph.h>
 #include <medusa/program.h>
+#include <medusa/replayable_iteration.h>
 #include <medusa/session.h>
 #include <medusa/types.h>
 

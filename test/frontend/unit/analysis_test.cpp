@@ -299,6 +299,102 @@ struct Min { float operator()(const float& a, const float& b) const { return a <
 void Step() { It<Min>(); })"));
 }
 
+// IterationReplayAnalysis: the functions generated code registers for replay. `program` defines
+// `It` (and whatever it needs) after these functors.
+std::vector<std::string> replayable(const std::string& program) {
+  const Analysis a = analyze(R"(
+#include <climits>
+struct Send {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.a + el[i].w);
+  }
+};
+struct Keep { void operator()(Vertex& v) const { v.b = v.combined_msg(); } };
+struct Scale { float f; float g = 2.0f; void operator()(Vertex& v) const { v.c = f * g; } };
+struct Min { float operator()(const float& a, const float& b) const { return a < b ? a : b; } };
+)" + program);
+  REQUIRE(a.accepted);
+  return a.model.replayable_iterations;
+}
+bool replays(const std::string& program) {
+  const std::vector<std::string> names = replayable(program);
+  CHECK(names.size() <= 1);
+  return names == std::vector<std::string>{"::It"};
+}
+
+TEST_CASE("straight lines of Medusa operations with constant arguments are replayable",
+          "[frontend]") {
+  CHECK(replays(R"(void It() {
+  InitMessageBuffer(UINT_MAX); EMV<ELIST>::Run(Send{}, Active); Combiner();
+  EMV<VERTEX>::Run(Keep{}, Received);
+})"));
+  // Functor temporaries built from constants; constexpr variables; arithmetic on constants.
+  CHECK(replays(R"(constexpr float kInit = 1e9f;
+constexpr Domain kWhere = Domain::Active;
+void It() {
+  InitMessageBuffer(kInit * 2 + 1); EMV<VERTEX>::Run(Scale{2.0f}, kWhere); EMV<VERTEX>::Run(Scale());
+  Combiner(Min{}); ;
+})"));
+  CHECK(replays(R"(void It() { InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); Continue(); })"));
+  CHECK(replays(R"(void It() { EMV<VERTEX>::Run(Keep{}); Halt(); })"));
+  // Named namespaces are spelled from global scope; several functions keep source order.
+  CHECK(replayable(R"(namespace app { inline namespace v1 { void Step() { Combiner(); } } }
+void It() { EMV<VERTEX>::Run(Keep{}); }
+void ns_free();
+namespace app { void Later() { InitMessageBuffer(0); } })") ==
+        std::vector<std::string>{"::app::v1::Step", "::It", "::app::Later"});
+}
+
+TEST_CASE("anything that could differ between calls makes a function not replayable",
+          "[frontend]") {
+  // Control flow, other calls, declarations.
+  CHECK_FALSE(replays(R"(void It() {
+  InitMessageBuffer(0.0f); if (Superstep() > 3) Halt(); EMV<ELIST>::Run(Send{}); Combiner();
+})"));
+  CHECK_FALSE(replays(R"(void It() { for (int k = 0; k < 2; ++k) EMV<VERTEX>::Run(Keep{}); })"));
+  CHECK_FALSE(replays(R"(void log(); void It() { EMV<VERTEX>::Run(Keep{}); log(); })"));
+  CHECK_FALSE(replays(R"(void It() { float init = 0.0f; InitMessageBuffer(init); Combiner(); })"));
+  // Arguments that read variables or call non-constexpr functions.
+  CHECK_FALSE(replays(R"(float g_init = 0.0f;
+void It() { InitMessageBuffer(g_init); EMV<ELIST>::Run(Send{}); Combiner(); })"));
+  CHECK_FALSE(replays(R"(float g_factor = 2.0f;
+void It() { EMV<VERTEX>::Run(Scale{g_factor}); })"));
+  CHECK_FALSE(replays(R"(Domain g_where = Domain::All;
+void It() { EMV<VERTEX>::Run(Keep{}, g_where); })"));
+  CHECK_FALSE(replays(R"(float pick() { return 1.0f; }
+void It() { InitMessageBuffer(pick()); EMV<VERTEX>::Run(Keep{}); })"));
+  CHECK_FALSE(replays(R"(Scale g_scale{1.0f};
+void It() { EMV<VERTEX>::Run(g_scale); })"));
+  // Functors whose construction may compute anything.
+  CHECK_FALSE(replays(R"(struct Made {
+  Made(float x) : f(x) {}
+  float f;
+  void operator()(Vertex& v) const { v.a = f; }
+};
+void It() { EMV<VERTEX>::Run(Made{1.0f}); })"));
+  CHECK_FALSE(replays(R"(float g_factor = 2.0f;
+struct Late { float f = g_factor; void operator()(Vertex& v) const { v.a = f; } };
+void It() { EMV<VERTEX>::Run(Late{}); })"));
+  CHECK_FALSE(replays(R"(float g_factor = 2.0f;
+struct Base { float f = g_factor; };
+struct Derived : Base { void operator()(Vertex& v) const { v.a = f; } };
+void It() { EMV<VERTEX>::Run(Derived{}); })"));
+  CHECK_FALSE(replays(R"(void It() { [] { EMV<VERTEX>::Run(Keep{}); }(); })"));
+  // Not a plain nullary function of namespace scope.
+  CHECK_FALSE(replays(R"(void It(float init) { InitMessageBuffer(init); EMV<VERTEX>::Run(Keep{}); })"));
+  CHECK_FALSE(replays(R"(void It(int) { EMV<VERTEX>::Run(Keep{}); })"));
+  CHECK(replayable(R"(struct Program { static void It() { EMV<VERTEX>::Run(Keep{}); } };
+void Call() { Program::It(); })").empty());
+  CHECK(replayable(R"(template <class F> void It() { EMV<VERTEX>::Run(F{}); }
+void Call() { It<Keep>(); })").empty());
+  CHECK(replayable(R"(namespace { void It() { EMV<VERTEX>::Run(Keep{}); } }
+void Call() { It(); })").empty());
+  CHECK(replayable(R"(auto It = [] { EMV<VERTEX>::Run(Keep{}); };)").empty());
+  // Only votes: not an iteration function.
+  CHECK(replayable(R"(void Other() { EMV<VERTEX>::Run(Keep{}); }
+void It() { Continue(); Halt(); })") == std::vector<std::string>{"::Other"});
+}
+
 TEST_CASE("combiner operators and combinerOpType are recorded", "[frontend]") {
   Analysis a = analyze(R"(
 struct Max { float operator()(const float& x, const float& y) const { return x > y ? x : y; } };

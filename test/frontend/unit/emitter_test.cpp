@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace medusa::cc;
@@ -111,6 +112,38 @@ TEST_CASE("emitted file keeps user text and correct #line directives", "[fronten
   options.host_backend = true;
   CHECK(emitter.emit(options).find("#define MEDUSA_BACKEND_HOST 1\n#define MEDUSA_GENERATED 1") !=
         std::string::npos);
+}
+
+TEST_CASE("replayable iteration functions are registered after the user's text", "[frontend]") {
+  ProgramModel m = twoFieldModel(kSource);
+  TemplateEngine templates;
+  EmitOptions options;
+  options.source_display = "prog.cpp";
+  options.output_name = "prog.medusa.cu";
+  CHECK(ProgramEmitter(m, kSource, templates).emit(options).find("replayable") == std::string::npos);
+
+  m.replayable_iterations = {"::It", "::a::b_C", "::a_b::C"};
+  const std::string out = ProgramEmitter(m, kSource, templates).emit(options);
+  const size_t main_at = out.find("int main() {}\n");
+  const size_t block = out.find("// ---- medusa-cc: replayable iteration functions ----");
+  REQUIRE(main_at != std::string::npos);
+  REQUIRE(block != std::string::npos);
+  CHECK(block > main_at);
+  // Back to the generated file: the #line names the line after it.
+  const size_t directive = out.rfind("#line ", block);
+  REQUIRE(directive > main_at);
+  const unsigned line_after =
+      1 + static_cast<unsigned>(std::count(out.begin(), out.begin() + directive, '\n')) + 1;
+  CHECK(out.substr(directive, out.find('\n', directive) - directive) ==
+        "#line " + std::to_string(line_after) + " \"prog.medusa.cu\"");
+  // Names made from the qualified names, kept apart where they would clash.
+  const std::string tail = out.substr(block);
+  CHECK(tail.find("static const bool medusa_replayable_It = "
+                  "medusa::detail::register_replayable_iteration(&::It);\n") != std::string::npos);
+  CHECK(tail.find("static const bool medusa_replayable_a_b_C = "
+                  "medusa::detail::register_replayable_iteration(&::a::b_C);\n") != std::string::npos);
+  CHECK(tail.find("static const bool medusa_replayable_a_b_C_2 = "
+                  "medusa::detail::register_replayable_iteration(&::a_b::C);\n") != std::string::npos);
 }
 
 TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned off", "[frontend]") {
