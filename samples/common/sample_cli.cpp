@@ -197,6 +197,9 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
               name.c_str(), stats.supersteps, ms, teps / 1e9,
               static_cast<unsigned long long>(stats.edges_visited), static_cast<unsigned long long>(edges),
               stats.stop_reason.c_str());
+  if (stats.batched_supersteps > 0)
+    std::printf("%s: %u supersteps issued in batches, %u of them replayed from a recording\n", name.c_str(),
+                stats.batched_supersteps, stats.replayed_supersteps);
   if (stats.partitions > 1) {
     std::printf("%s: %u partitions, %u-hop replicas (replication factor %.2f): %u refreshes, %.3f MB exchanged "
                 "(%.3f MB per superstep), %.3f ms copying (%.1f%% of the run)\n",

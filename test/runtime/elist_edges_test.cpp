@@ -337,19 +337,31 @@ struct RankRun {
   std::vector<float> ranks;
   medusa::RunStats stats;
 };
+// rank_step over every vertex, registered as medusa-cc registers a straight line of operations.
 template <class Send>
-RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true) {
+void replayable_rank_step() {
+  rank_step<Send>(medusa::Domain::All);
+}
+// `replayable` (Domain::All only): through replayable_rank_step.
+template <class Send>
+RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true,
+                     std::uint32_t iterations = 5, bool replayable = false) {
   medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
     if (v % 2 == 0) graph.SetActive(v);
   medusa::Config conf;
   conf.combinerOpType = medusa::MEDUSA_SUM;
-  conf.maxIteration = 5;
+  conf.maxIteration = iterations;
   conf.pullFusion = fuse;
   auto device = medusa::Init_Device_DS(graph, conf);
   RankRun run;
-  run.stats = device.Run([domain] { rank_step<Send>(domain); });
+  if (replayable) {
+    medusa::detail::register_replayable_iteration(&replayable_rank_step<Send>);
+    run.stats = device.Run(&replayable_rank_step<Send>);
+  } else {
+    run.stats = device.Run([domain] { rank_step<Send>(domain); });
+  }
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
   return run;
@@ -359,8 +371,14 @@ struct LevelRun {
   std::vector<unsigned> levels;
   medusa::RunStats stats;
 };
+// bfs_step, registered as medusa-cc registers a straight line of operations: the CUDA backend may
+// replay recorded batches of its supersteps without calling it.
 template <class Expander>
-LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source) {
+void replayable_bfs_step() {
+  bfs_step<Expander>();
+}
+template <class Expander>
+LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source, bool replayable = false) {
   medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
   graph.vertex(source).level = 0;
@@ -369,7 +387,8 @@ LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source) {
   conf.combinerOpType = medusa::MEDUSA_MIN;
   auto device = medusa::Init_Device_DS(graph, conf);
   LevelRun run;
-  run.stats = device.Run(bfs_step<Expander>);
+  if (replayable) medusa::detail::register_replayable_iteration(&replayable_bfs_step<Expander>);
+  run.stats = device.Run(replayable ? &replayable_bfs_step<Expander> : &bfs_step<Expander>);
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.levels.push_back(graph.vertex(v).level);
   return run;
@@ -485,7 +504,7 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
   // network's long tail. The CUDA backend issues the pushed ones in batches after the first few,
   // and the last batch runs past the superstep without a Continue() vote.
   const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr),
-      fusion("MEDUSA_PULL_FUSION", nullptr);
+      fusion("MEDUSA_PULL_FUSION", nullptr), replay("MEDUSA_BATCH_REPLAY", nullptr);
   const medusa::VertexId n = 3000;
   medusa_test::EdgeList el;
   el.vertex_count = n;
@@ -499,7 +518,15 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
   CHECK(plain.stats.batched_supersteps == 0);
   const LevelRun edges = run_bfs<ExpandEdges>(el, 0);      // edge-dependent sends, pushed
   const LevelRun uniform = run_bfs<ExpandUniform>(el, 0);  // one message per source, pushed
-  for (const LevelRun* run : {&edges, &uniform}) {
+  // The same, with recorded batches replayed (a registered iteration function).
+  const LevelRun edges_replayed = run_bfs<ExpandEdges>(el, 0, /*replayable=*/true);
+  const LevelRun uniform_replayed = run_bfs<ExpandUniform>(el, 0, /*replayable=*/true);
+#if defined(__CUDACC__)
+  CHECK(edges_replayed.stats.replayed_supersteps > n / 2);
+  CHECK(uniform_replayed.stats.replayed_supersteps > n / 2);
+#endif
+  for (const LevelRun* run : {&edges, &uniform, &edges_replayed, &uniform_replayed}) {
+    CHECK(run->stats.replayed_supersteps <= run->stats.batched_supersteps);
     CHECK(run->levels == plain.levels);
     CHECK(run->stats.supersteps == plain.stats.supersteps);
     CHECK(run->stats.edges_visited == plain.stats.edges_visited);
@@ -509,4 +536,27 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
 #endif
     CHECK(run->stats.batched_supersteps <= run->stats.supersteps);
   }
+}
+
+TEST_CASE("PageRank with recorded batches replayed equals issuing every superstep", "[runtime]") {
+  using namespace elist_edges_test;
+  // Every superstep batched from the second; the registered iteration's batches are recorded
+  // and, once two agree, replayed. The pulls over every vertex count their edges on the host,
+  // which a replay must count too.
+  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", "always"), pull("MEDUSA_FRONTIER_PULL", nullptr),
+      fusion("MEDUSA_PULL_FUSION", nullptr), replay("MEDUSA_BATCH_REPLAY", nullptr);
+  const medusa_test::EdgeList el = hub_graph();
+  const std::uint32_t iterations = 200;
+  // (Edge-parallel sends fuse into a pull, which a batch can run; a thread-per-vertex ELIST cannot.)
+  const RankRun issued = run_pagerank<SendRankEdges>(el, medusa::Domain::All, true, iterations);
+  const RankRun replayed = run_pagerank<SendRankEdges>(el, medusa::Domain::All, true, iterations, /*replayable=*/true);
+  CHECK(issued.stats.replayed_supersteps == 0);
+#if defined(__CUDACC__)
+  CHECK(replayed.stats.replayed_supersteps > iterations / 2);
+#endif
+  CHECK(replayed.stats.supersteps == iterations);
+  CHECK(replayed.stats.stop_reason == "maxIteration");
+  CHECK(replayed.stats.edges_visited == std::uint64_t{iterations} * el.src.size());
+  CHECK(replayed.stats.edges_visited == issued.stats.edges_visited);
+  CHECK(replayed.ranks == issued.ranks);  // (the same launches, bit for bit)
 }

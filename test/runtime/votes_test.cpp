@@ -88,6 +88,10 @@ medusa::Graph<Vertex, Edge> make_graph(const std::vector<int>& until) {
   return g;
 }
 void iteration() { medusa::EMV<medusa::VERTEX>::Run(Vote{}); }
+// The same iteration, registered as medusa-cc registers a straight line of operations: the CUDA
+// backend may replay recorded batches of its supersteps without calling it.
+void replayable_iteration() { medusa::EMV<medusa::VERTEX>::Run(Vote{}); }
+const bool replayable_registered = medusa::detail::register_replayable_iteration(&replayable_iteration);
 }  // namespace
 
 TEST_CASE("Continue(): the run ends after the first superstep without a vote", "[runtime]") {
@@ -143,10 +147,11 @@ struct VoteRun {
   medusa::RunStats stats;
   std::vector<Vertex> vertices;
 };
-VoteRun run_votes(const std::vector<int>& until, const medusa::Config& conf = {}) {
+VoteRun run_votes(const std::vector<int>& until, const medusa::Config& conf = {},
+                  void (*step)() = iteration) {
   auto g = make_graph(until);
   auto device = medusa::Init_Device_DS(g, conf);
-  VoteRun r{device.Run(iteration), {}};
+  VoteRun r{device.Run(step), {}};
   device.Dump_Result(g);
   for (medusa::VertexId v = 0; v < g.vertex_count(); ++v) r.vertices.push_back(g.vertex(v));
   return r;
@@ -186,6 +191,52 @@ TEST_CASE("Votes and maxIteration stop a long run exactly where they fall, batch
     device.Dump_Result(g);
     CHECK(g.vertex(0).visits == 60);
     CHECK(g.vertex(0).last == 29);
+  }
+}
+
+TEST_CASE("Votes and maxIteration stop a replayed run exactly where they fall", "[runtime]") {
+  // Hundreds of supersteps of a registered iteration: after two batches that record the same
+  // launches, the CUDA backend replays the recording, and the stops below fall inside a replay.
+  REQUIRE(replayable_registered);
+  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr),
+      replay("MEDUSA_BATCH_REPLAY", nullptr);
+  SECTION("Halt()") {
+    const VoteRun r = run_votes({1000, -203}, {}, replayable_iteration);
+    CHECK(r.stats.supersteps == 204);
+    CHECK(r.stats.stop_reason == "halt vote");
+    CHECK(r.vertices[0].last == 203);
+    CHECK(r.vertices[0].visits == 204);
+#if !defined(MEDUSA_BACKEND_HOST)
+    CHECK(r.stats.replayed_supersteps > 100);
+#endif
+    CHECK(r.stats.replayed_supersteps <= r.stats.batched_supersteps);
+    CHECK(r.stats.batched_supersteps <= r.stats.supersteps);
+  }
+  SECTION("no Continue()") {
+    const VoteRun r = run_votes({250, 20}, {}, replayable_iteration);
+    CHECK(r.stats.supersteps == 251);
+    CHECK(r.stats.stop_reason == "no continue vote");
+    CHECK(r.vertices[1].visits == 251);
+    CHECK(r.vertices[1].last == 250);
+    CHECK(r.stats.replayed_supersteps <= r.stats.batched_supersteps);
+  }
+  SECTION("maxIteration, twice") {
+    auto g = make_graph({1000});
+    medusa::Config conf;
+    conf.maxIteration = 301;
+    auto device = medusa::Init_Device_DS(g, conf);
+    const auto first = device.Run(replayable_iteration);
+    CHECK(first.supersteps == 301);
+    CHECK(first.stop_reason == "maxIteration");
+    const auto again = device.Run(replayable_iteration);  // starts again from superstep 0
+    CHECK(again.supersteps == 301);
+    CHECK(again.stop_reason == "maxIteration");
+#if !defined(MEDUSA_BACKEND_HOST)
+    CHECK(again.replayed_supersteps > 200);
+#endif
+    device.Dump_Result(g);
+    CHECK(g.vertex(0).visits == 602);
+    CHECK(g.vertex(0).last == 300);
   }
 }
 

@@ -56,6 +56,9 @@ struct RunStats {
   // Supersteps the CUDA backend issued in batches, without a read-back after each (long runs of
   // sparse frontiers; docs/design/superstep-batches.md).
   std::uint32_t batched_supersteps = 0;
+  // Of those, supersteps launched as a replay of a recorded batch, without the host issuing them
+  // (an iteration function medusa-cc proved replayable).
+  std::uint32_t replayed_supersteps = 0;
   // Partitioned runs (gpuCount > 1): the replica exchange.
   std::uint32_t partitions = 1;
   std::uint32_t replication_hops = 1;

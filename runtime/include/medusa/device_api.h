@@ -36,7 +36,6 @@ struct KernelCtx {
   std::uint8_t* next_active_edge = nullptr;    // E flags for the next superstep; null if unused
   std::uint8_t* received = nullptr;            // V flags: received a message this superstep
   int* votes = nullptr;                        // see VoteSlot
-  std::uint32_t superstep = 0;
   // In a batch of supersteps (cuda/superstep_batch.cuh): non-zero once a superstep of the batch
   // stopped the run, when the launches of the later ones do nothing. Null outside batches.
   const int* halted = nullptr;

@@ -92,9 +92,11 @@ TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one 
   }
   SECTION("grid bounds") {
     CHECK(gpu::BatchPolicy::bounds(10, 25).vertices == gpu::BatchPolicy::kMinVertexBound);
-    CHECK(gpu::BatchPolicy::bounds(10, 25).vertex_edges == gpu::BatchPolicy::kMinVertexBound * 3);
-    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertices == 4000);
-    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertex_edges == 4000 * 3);
+    CHECK(gpu::BatchPolicy::bounds(10, 25).vertex_edges == gpu::BatchPolicy::kMinVertexBound * 4);  // (3072 up)
+    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertices == 4096);                 // (4000 up)
+    CHECK(gpu::BatchPolicy::bounds(1000, 2500).vertex_edges == 16384);            // (4096 * 3 up)
+    CHECK(gpu::BatchPolicy::bounds(1024, 1024).vertices == 4096);                 // (a power of two stays)
+    CHECK(gpu::BatchPolicy::bounds(1024, 1024).vertex_edges == 4096);
     CHECK(gpu::BatchPolicy::bounds(0, 0).vertex_edges == gpu::BatchPolicy::kMinVertexBound);
   }
 }

@@ -28,6 +28,7 @@
 #include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/replayable_iteration.h>
 #include <medusa/session.h>
 #include <medusa/types.h>
 
@@ -105,13 +106,15 @@ class PartitionedSession : public SessionBase {
   PartitionedSession& operator=(const PartitionedSession&) = delete;
 
   // Medusa::Run: one call of `iteration` per superstep until a vote or maxIteration stops it.
+  // A function medusa-cc registered as replayable (replayable_iteration.h) may have batches of its
+  // supersteps launched again without being called.
   RunStats Run(void (*iteration)()) {
     MEDUSA_REQUIRE(iteration != nullptr, "Device::Run: the iteration function is null");
-    return run_guarded([iteration] { iteration(); });
+    return run_guarded([iteration] { iteration(); }, medusa::detail::is_replayable_iteration(iteration));
   }
   template <class F>
   RunStats Run(F&& iteration) {
-    return run_guarded([&iteration] { iteration(); });
+    return run_guarded([&iteration] { iteration(); }, false);
   }
 
   // Copies the kDownload fields back into `graph` (each vertex from its owner, each edge from its
@@ -302,8 +305,9 @@ class PartitionedSession : public SessionBase {
   }
 
   template <class Iteration>
-  RunStats run_guarded(const Iteration& iteration) {
+  RunStats run_guarded(const Iteration& iteration, bool replayable) {
     try {
+      if constexpr (Engine::kBatchesSupersteps) engines_[0]->record_batches(replayable && engines_.size() == 1);
       return run_supersteps(iteration);
     } catch (...) {
       clear_deferred();
@@ -322,6 +326,18 @@ class PartitionedSession : public SessionBase {
     if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
     for (std::uint32_t step = 0; conf_.maxIteration != 0; ++step) {
       superstep_ = step;
+      if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
+        Engine& e = *engines_[0];
+        if (const std::uint32_t n = e.replay_length(step, conf_.maxIteration); n != 0) {
+          const auto& o = e.replay_batch(step);
+          stats_.batched_supersteps += n;
+          stats_.replayed_supersteps += n;
+          step += n - 1;
+          if (o.stopped) stats_.replayed_supersteps -= step - o.stop_step;
+          if (finish_batch(o, step, step + 1 >= conf_.maxIteration)) break;
+          continue;
+        }
+      }
       host_votes_.fill(0);
       medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
       for (auto& e : engines_) e->begin_superstep(step);

@@ -50,15 +50,22 @@ class BatchPolicy {
   }
 
   // Grid bounds for the launches of a batch that starts from this frontier: four times its
-  // vertices (at least kMinVertexBound), times their average out-degree for the edges. Kernels
-  // stride over the device's count, so a frontier beyond them runs correctly, with fewer threads.
+  // vertices (at least kMinVertexBound), times their average out-degree for the edges, each
+  // rounded up to a power of two (so that batches of similar frontiers make the same launches, and
+  // a recorded batch can be replayed). Kernels stride over the device's count, so a frontier beyond
+  // them runs correctly, with fewer threads.
   struct Bounds {
     std::uint64_t vertices, vertex_edges;
   };
   static Bounds bounds(std::uint64_t vertices, std::uint64_t vertex_edges) {
-    const std::uint64_t v = vertices * 4 > kMinVertexBound ? vertices * 4 : kMinVertexBound;
+    const std::uint64_t v = power_of_two_at_least(vertices * 4 > kMinVertexBound ? vertices * 4 : kMinVertexBound);
     const std::uint64_t average = vertices == 0 ? 1 : (vertex_edges + vertices - 1) / vertices;
-    return {v, v * average};
+    return {v, power_of_two_at_least(v * average)};
+  }
+  static std::uint64_t power_of_two_at_least(std::uint64_t n) {
+    std::uint64_t p = 1;
+    while (p < n) p <<= 1;
+    return p;
   }
 
  private:

@@ -512,8 +512,10 @@ class PartitionEngine {
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
     if (batch_.should_start(step_batchable_, active_vertex_edges_, E_)) {
-      batch_.start(stream_.get(), active_vertex_count_, active_vertex_edges_);
+      batch_.start(stream_.get(), superstep_ + 1, active_vertex_count_, active_vertex_edges_);
       receivers_valid_ = false;
+      batch_start_ = host_step_state();
+      batch_start_edges_ = edges_visited_;
     }
     return out;
   }
@@ -531,17 +533,33 @@ class PartitionEngine {
     }
     cudaStream_t s = stream_.get();
     promote_frontiers(s);
-    const bool full = batch_.end_superstep(s, d_counters_.data(), host_votes, superstep_, Program::uses.continue_vote,
-                                           medusa::detail::StepState{votes_ptr(), superstep_ + 1});
+    const bool full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
     active_scan_valid_ = false;
     if (!full && !last) return nullptr;
     return &take_batch(last);
   }
   // A Run that throws may leave copies from pinned buffers in flight: drain the stream.
   void abandon() {
-    batch_.restart();
     cudaSetDevice(device_.ordinal);
+    batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
+  }
+
+  // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
+  void record_batches(bool replayable) { batch_.record_graphs(replayable, conf_.maxIteration); }
+  // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
+  // issue superstep `step`.
+  std::uint32_t replay_length(std::uint32_t step, std::uint32_t max_iteration) const {
+    constexpr std::uint32_t n = gpu::BatchPolicy::kLength;
+    return batch_.replay_ready() && !batch_.stopped() && std::uint64_t{step} + n <= max_iteration ? n : 0;
+  }
+  // Launches the last recorded batch again for supersteps `step` .. and reads it back.
+  const gpu::BatchOutcome& replay_batch(std::uint32_t step) {
+    gpu::DeviceScope on(device_.ordinal);
+    superstep_ = step + gpu::BatchPolicy::kLength - 1;
+    batch_.replay(stream_.get());
+    edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
+    return take_batch(/*leave=*/superstep_ + 1 >= conf_.maxIteration);
   }
 
   // ---- For the replica exchange ----------------------------------------------------------------
@@ -569,7 +587,6 @@ class PartitionEngine {
     c.next_active_edge = d_next_active_edge_.data();
     c.received = d_received_.data();
     c.votes = votes_ptr();
-    c.superstep = superstep_;
     c.halted = batch_.device_halted();
     c.global_id = d_global_id_.data();
     c.out_degree = d_out_degree_.data();
@@ -865,8 +882,12 @@ class PartitionEngine {
   }
   // Reads the batch back and takes its counts as the exact ones.
   const gpu::BatchOutcome& take_batch(bool leave) {
-    const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave);
+    const bool repeats = host_step_state() == batch_start_;
+    if (!batch_.replay_ready()) recorded_host_edges_ = edges_visited_ - batch_start_edges_;
+    const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave, repeats);
+    batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
+    batch_start_edges_ = edges_visited_;
     active_vertex_count_ = o.active_vertices;
     active_vertex_edges_ = o.active_vertex_edges;
     active_scan_valid_ = false;
@@ -1003,6 +1024,34 @@ class PartitionEngine {
   bool receivers_valid_ = false;
   Message receivers_fill_{};
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
+  // What the host side of the engine carries from one superstep to the next. A batch that ends
+  // with it as it started may be replayed: the next batch would issue the same launches again.
+  struct HostStepState {
+    SlotState slots;
+    const std::uint8_t* pushed_sources;
+    const std::uint8_t* active_flags;
+    const std::uint8_t* pushed_flags;
+    int receivers_queue;
+    bool receivers_valid, active_scan_valid, messages_allocated;
+    std::array<unsigned char, sizeof(Message)> init_value, receivers_fill;
+    bool operator==(const HostStepState& o) const {
+      return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
+             pushed_flags == o.pushed_flags && receivers_queue == o.receivers_queue &&
+             receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
+             messages_allocated == o.messages_allocated && init_value == o.init_value &&
+             receivers_fill == o.receivers_fill;
+    }
+  };
+  HostStepState host_step_state() const {
+    HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(), receivers_queue_,
+                    receivers_valid_, active_scan_valid_, messages_allocated_, {}, {}};
+    std::memcpy(h.init_value.data(), &init_value_, sizeof(Message));
+    std::memcpy(h.receivers_fill.data(), &receivers_fill_, sizeof(Message));
+    return h;
+  }
+  HostStepState batch_start_{};  // at the start of the batch being issued
+  std::uint64_t batch_start_edges_ = 0;    // edges_visited_ then
+  std::uint64_t recorded_host_edges_ = 0;  // what a recorded batch's launches added to edges_visited_
   gpu::DeviceBuffer<std::byte> d_temp_;
   gpu::PinnedBuffer<gpu::StepCounters> h_counters_;
 };

@@ -10,7 +10,9 @@
 // on the host may run in a batch (PartitionEngine::require_exact_counts).
 #pragma once
 
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/stop_decision.h>
+#include <medusa/backend/cuda/batch_graph.h>
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -33,6 +35,8 @@ struct BatchState {
   int vote_stop;                           // (common::VoteStop; maxIteration is the host's)
   int too_many_messages;
   unsigned stop_step;                      // and which
+  unsigned step;                           // the superstep being run (on the device: a replayed
+                                           // batch's launches carry no superstep numbers)
   unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
 };
 
@@ -49,9 +53,8 @@ namespace kernels {
 // host's launches are what a batch of sparse supersteps waits on). One thread.
 template <class Counters>
 __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
-                                             HostVotes host, std::uint32_t step,
-                                             std::uint32_t frontier_launches, bool continue_vote,
-                                             medusa::detail::StepState next) {
+                                             HostVotes host, std::uint32_t frontier_launches,
+                                             bool continue_vote, int* next_votes) {
   if (threadIdx.x != 0 || b->halted != 0) return;
   b->edges_visited += frontier_launches * b->active_vertex_edges;
   b->active_vertices = counters->next_active_vertices;
@@ -62,13 +65,13 @@ __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, Ba
   const bool too_many_messages = votes[kVoteTooManyMessages] != 0;
   if (stop == common::VoteStop::None && !too_many_messages) {
     *counters = Counters{};
-    medusa::detail::d_step_state = next;
+    medusa::detail::d_step_state = medusa::detail::StepState{next_votes, ++b->step};
     return;
   }
   b->halted = 1;
   b->vote_stop = static_cast<int>(stop);
   b->too_many_messages = too_many_messages ? 1 : 0;
-  b->stop_step = step;
+  b->stop_step = b->step;
 }
 
 }  // namespace kernels
@@ -84,8 +87,21 @@ struct BatchOutcome {
 
 // The device state of a batch and the host's side of it; when to batch is BatchPolicy's. A batch
 // ends early when a frontier outgrows the pushes (BatchPolicy::continues).
+//
+// With a replayable iteration function (medusa-cc proved it a straight line of operations with
+// constant arguments: replayable_iteration.h), each batch is recorded as a CUDA graph. Once a
+// whole batch recorded the same work as the one before, and left the engine's host state as it
+// found it (the caller says so), the next batches launch that graph again without the host
+// issuing anything, until a read-back ends the batches.
 class SuperstepBatch {
  public:
+  static constexpr std::uint32_t kMaxRecordings = 4;  // batches recorded in a row without a repeat
+  // A recording costs more than issuing its launches (capture and instantiation): only runs of
+  // batches long enough to repay it are recorded, from their third batch, and only while at least
+  // this many supersteps remain before maxIteration.
+  static constexpr std::uint32_t kBatchesBeforeRecording = 2;
+  static constexpr std::uint32_t kStepsToRepayRecording = 4 * BatchPolicy::kLength;
+
   // Whether batches may run at all (before allocate()).
   bool allow(bool allowed) { return policy_.allow(allowed); }
   void allocate() {
@@ -94,6 +110,12 @@ class SuperstepBatch {
     h_state_ = PinnedBuffer<BatchState>(1);
   }
   bool allowed() const { return policy_.allowed(); }
+  // For one Run: whether its batches are recorded and replayed (MEDUSA_BATCH_REPLAY=off: never).
+  void record_graphs(bool on, std::uint32_t max_iteration) {
+    record_ = on && policy_.allowed() && common::choice_from_env("MEDUSA_BATCH_REPLAY", true, {{"off", false}});
+    recordings_ = 0;
+    max_iteration_ = max_iteration;
+  }
   bool active() const { return active_; }
   // A superstep stopped the batch's run and the read-back that found it came mid-superstep: the
   // rest of that superstep issues nothing.
@@ -103,41 +125,55 @@ class SuperstepBatch {
   const unsigned long long* device_vertex_count() const { return &d_state_.data()->active_vertices; }
   unsigned long long* device_receiver_count(int queue) const { return &d_state_.data()->receivers[queue]; }
   // Grid bounds for the launches of a batch: kernels stride over the device count, so a frontier
-  // beyond them runs correctly, only with fewer threads.
+  // beyond them runs correctly, only with fewer threads. They only grow while batches follow one
+  // another, so that a replayed graph's launches stay those of its recording.
   std::uint64_t vertex_bound() const { return vertex_bound_; }
   std::uint64_t vertex_edge_bound() const { return edge_bound_; }
 
   void restart() {
     policy_.reset_streak();
-    active_ = stopped_ = next_step_begun_ = false;
+    active_ = stopped_ = next_step_begun_ = replay_ready_ = false;
   }
   // After an exact read-back (collect): whether the last supersteps qualify for a batch.
   bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges) {
     return policy_.should_start(step_batchable, vertex_edges, edges);
   }
-  // `follows`: the batch read back just before, whose receiver queues' lengths carry over.
-  void start(cudaStream_t s, std::uint64_t vertices, std::uint64_t vertex_edges, bool follows = false) {
+  // Starts a batch at superstep `step`. `follows`: the batch read back just before, whose
+  // receiver queues' lengths and grid bounds carry over.
+  void start(cudaStream_t s, std::uint32_t step, std::uint64_t vertices, std::uint64_t vertex_edges,
+             bool follows = false) {
     active_ = true;
     pending_ = 0;
     frontier_launches_ = 0;
     const BatchPolicy::Bounds bounds = BatchPolicy::bounds(vertices, vertex_edges);
-    vertex_bound_ = bounds.vertices;
-    edge_bound_ = bounds.vertex_edges;
+    vertex_bound_ = follows && vertex_bound_ > bounds.vertices ? vertex_bound_ : bounds.vertices;
+    edge_bound_ = follows && edge_bound_ > bounds.vertex_edges ? edge_bound_ : bounds.vertex_edges;
     BatchState& b = *h_state_.data();
-    b = BatchState{vertices, vertex_edges, 0, 0, 0, 0, 0, {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
+    b = BatchState{vertices, vertex_edges, 0, 0, 0, 0, 0, step,
+                   {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
     d_state_.upload(h_state_.data(), 1, s);
+    // A frontier that outgrew the recording's grids is recorded again rather than run on them.
+    if (replay_ready_ && (vertex_bound_ != recorded_bounds_.vertices || edge_bound_ != recorded_bounds_.vertex_edges))
+      replay_ready_ = false;
+    followed_ = follows ? followed_ + 1 : 0;
+    const bool repays = followed_ >= kBatchesBeforeRecording &&
+                        std::uint64_t{step} + kStepsToRepayRecording <= max_iteration_;
+    if (record_ && !replay_ready_ && repays) {
+      recorded_bounds_ = {vertex_bound_, edge_bound_};
+      graph_.begin(s);
+    }
   }
   // A frontier launch of the current superstep (its edges are counted on the device).
   void count_frontier_launch() { ++frontier_launches_; }
   // Issues the end of a batched superstep; true when the batch is full and must be read back.
-  // It also begins the next superstep, `next` (whose begin_superstep then launches nothing).
+  // It also begins the next superstep (whose begin_superstep then launches nothing).
   template <class Counters>
   bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
-                     std::uint32_t step, bool continue_vote, const medusa::detail::StepState& next) {
+                     bool continue_vote) {
     HostVotes host{};
     for (int i = 0; i < kVoteSlots; ++i) host.votes[i] = host_votes[i];
-    kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, step,
-                                                           frontier_launches_, continue_vote, next);
+    kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, frontier_launches_,
+                                                           continue_vote, reinterpret_cast<int*>(counters));
     MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
     frontier_launches_ = 0;
     next_step_begun_ = true;
@@ -145,9 +181,23 @@ class SuperstepBatch {
   }
   // Whether the last batched superstep's end began the next one; asked once per superstep.
   bool take_next_step_begun() { return std::exchange(next_step_begun_, false); }
+
+  // Whether the batch just started may be the last recording launched again.
+  bool replay_ready() const { return active_ && replay_ready_; }
+  // Launches the last recording again: a whole batch, which the caller then reads back.
+  void replay(cudaStream_t s) {
+    graph_.replay(s);
+    pending_ = BatchPolicy::kLength;
+    next_step_begun_ = true;
+  }
+
   // Reads the batch back (a synchronization). Ends the batch when a superstep stopped the run, when
   // `leave`, or when the frontier is no longer sparse; otherwise the next batch starts from here.
-  const BatchOutcome& read_back(cudaStream_t s, std::uint64_t edges, bool leave) {
+  // `host_state_repeats`: the engine's host state is what it was when this batch started.
+  const BatchOutcome& read_back(cudaStream_t s, std::uint64_t edges, bool leave, bool host_state_repeats) {
+    const bool recorded = graph_.recording();
+    const bool whole = pending_ >= BatchPolicy::kLength && !leave;
+    if (recorded) graph_.end_and_launch(s);
     d_state_.download(h_state_.data(), 1, s);
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));
     const BatchState b = *h_state_.data();
@@ -158,24 +208,40 @@ class SuperstepBatch {
     if (!outcome_.stopped) outcome_.edges_visited += frontier_launches_ * b.active_vertex_edges;
     frontier_launches_ = 0;
     pending_ = 0;
+    if (recorded) {
+      replay_ready_ = whole && graph_.repeated() && host_state_repeats;
+      recordings_ = replay_ready_ ? 0 : recordings_ + 1;
+      if (recordings_ >= kMaxRecordings) record_ = false;  // (this Run's batches do not repeat)
+    }
     if (outcome_.stopped || leave || !policy_.continues(b.active_vertex_edges, edges)) {
       active_ = false;
+      replay_ready_ = false;
       policy_.reset_streak();
     } else {
-      start(s, b.active_vertices, b.active_vertex_edges, /*follows=*/true);  // (edges_visited back to 0)
+      start(s, b.step, b.active_vertices, b.active_vertex_edges, /*follows=*/true);  // (edges_visited back to 0)
     }
     return outcome_;
   }
   // The read-back found the run stopped by an earlier superstep while the host was issuing a later one.
   void stop_mid_superstep() { stopped_ = true; }
+  // A Run that throws: drops a recording in progress.
+  void abandon(cudaStream_t s) {
+    graph_.abandon(s);
+    restart();
+  }
 
  private:
   BatchPolicy policy_;
   bool active_ = false, stopped_ = false, next_step_begun_ = false;
+  bool record_ = false, replay_ready_ = false;
+  std::uint32_t recordings_ = 0, followed_ = 0;  // (batches that followed another in a row)
+  std::uint32_t max_iteration_ = 0;
   std::uint32_t pending_ = 0, frontier_launches_ = 0;
   std::uint64_t vertex_bound_ = BatchPolicy::kMinVertexBound, edge_bound_ = BatchPolicy::kMinVertexBound;
+  BatchPolicy::Bounds recorded_bounds_{0, 0};  // those of the recording replays launch
   DeviceBuffer<BatchState> d_state_;
   PinnedBuffer<BatchState> h_state_;
+  BatchGraph graph_;
   BatchOutcome outcome_;
 };
 

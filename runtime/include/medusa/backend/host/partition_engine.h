@@ -381,7 +381,6 @@ class PartitionEngine {
   void begin_superstep(std::uint32_t s) {
     superstep_ = s;
     votes_.fill(0);
-    ctx_.superstep = s;
   }
   void finish_superstep() {
     if (vertex_frontier_.allocated()) {
