@@ -308,14 +308,38 @@ struct Visit_element {
     f(v);
   }
 };
+// Visit, and a Halt() vote once a vertex reaches halt_level: the run stops with a frontier left.
+struct VisitHalting {
+  unsigned halt_level;
+  MEDUSA_HD void operator()(Vertex& v) const {
+    const unsigned level = v.combined_msg();
+    if (level < v.level) {
+      v.level = level;
+      v.SetActive();
+      medusa::Continue();
+      if (level == halt_level) medusa::Halt();
+    }
+  }
+};
+struct VisitHalting_element {
+  VisitHalting f;
+  MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
+                            const LevelProgram::EdgeArrays&, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.level[id]};
+    f(v);
+  }
+};
 }  // namespace medusa_gen_Visit
 using Visit = medusa_gen_Visit::Visit;
+using VisitHalting = medusa_gen_Visit::VisitHalting;
 }  // namespace elist_edges_test
 
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Expand, ELIST, elist_edges_test::medusa_gen_Expand::Expand_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandEdges, elist_edges_test::medusa_gen_Expand::ExpandEdges_edge_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandUniform, elist_edges_test::medusa_gen_Expand::ExpandUniform_edge_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX, elist_edges_test::medusa_gen_Visit::Visit_element, elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::VisitHalting, VERTEX, elist_edges_test::medusa_gen_Visit::VisitHalting_element,
+                       elist_edges_test::LevelProgram)
 
 namespace elist_edges_test {
 template <class Send>
@@ -331,6 +355,13 @@ void bfs_step() {
   medusa::EMV<medusa::ELIST>::Run(Expander{}, medusa::Active);
   medusa::Combiner();
   medusa::EMV<medusa::VERTEX>::Run(Visit{}, medusa::Received);
+}
+template <unsigned HaltLevel>
+void halting_bfs_step() {
+  medusa::InitMessageBuffer(UINT_MAX);
+  medusa::EMV<medusa::ELIST>::Run(ExpandEdges{}, medusa::Active);
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(VisitHalting{HaltLevel}, medusa::Received);
 }
 
 struct RankRun {
@@ -502,9 +533,10 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
   using namespace elist_edges_test;
   // A path of 3000 vertices searched from one end: 3000 supersteps of one vertex each, as in a road
   // network's long tail. The CUDA backend issues the pushed ones in batches after the first few,
-  // and the last batch runs past the superstep without a Continue() vote.
-  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr),
-      fusion("MEDUSA_PULL_FUSION", nullptr), replay("MEDUSA_BATCH_REPLAY", nullptr);
+  // and the last batch runs past the superstep without a Continue() vote. Forced batches also
+  // queue each next frontier in SetActive() (a 3000-vertex graph is too small for that otherwise).
+  const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
+      replay("MEDUSA_BATCH_REPLAY", nullptr);
   const medusa::VertexId n = 3000;
   medusa_test::EdgeList el;
   el.vertex_count = n;
@@ -516,25 +548,29 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
   CHECK(plain.levels[n - 1] == n - 1);
   CHECK(plain.stats.supersteps == n);
   CHECK(plain.stats.batched_supersteps == 0);
-  const LevelRun edges = run_bfs<ExpandEdges>(el, 0);      // edge-dependent sends, pushed
-  const LevelRun uniform = run_bfs<ExpandUniform>(el, 0);  // one message per source, pushed
-  // The same, with recorded batches replayed (a registered iteration function).
-  const LevelRun edges_replayed = run_bfs<ExpandEdges>(el, 0, /*replayable=*/true);
-  const LevelRun uniform_replayed = run_bfs<ExpandUniform>(el, 0, /*replayable=*/true);
+  for (const char* mode : {"auto", "always"}) {
+    INFO("MEDUSA_SUPERSTEP_BATCH=" << mode);
+    const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", mode);
+    const LevelRun edges = run_bfs<ExpandEdges>(el, 0);      // edge-dependent sends, pushed
+    const LevelRun uniform = run_bfs<ExpandUniform>(el, 0);  // one message per source, pushed
+    // The same, with recorded batches replayed (a registered iteration function).
+    const LevelRun edges_replayed = run_bfs<ExpandEdges>(el, 0, /*replayable=*/true);
+    const LevelRun uniform_replayed = run_bfs<ExpandUniform>(el, 0, /*replayable=*/true);
 #if defined(__CUDACC__)
-  CHECK(edges_replayed.stats.replayed_supersteps > n / 2);
-  CHECK(uniform_replayed.stats.replayed_supersteps > n / 2);
+    CHECK(edges_replayed.stats.replayed_supersteps > n / 2);
+    CHECK(uniform_replayed.stats.replayed_supersteps > n / 2);
 #endif
-  for (const LevelRun* run : {&edges, &uniform, &edges_replayed, &uniform_replayed}) {
-    CHECK(run->stats.replayed_supersteps <= run->stats.batched_supersteps);
-    CHECK(run->levels == plain.levels);
-    CHECK(run->stats.supersteps == plain.stats.supersteps);
-    CHECK(run->stats.edges_visited == plain.stats.edges_visited);
-    CHECK(run->stats.stop_reason == "no continue vote");
+    for (const LevelRun* run : {&edges, &uniform, &edges_replayed, &uniform_replayed}) {
+      CHECK(run->stats.replayed_supersteps <= run->stats.batched_supersteps);
+      CHECK(run->levels == plain.levels);
+      CHECK(run->stats.supersteps == plain.stats.supersteps);
+      CHECK(run->stats.edges_visited == plain.stats.edges_visited);
+      CHECK(run->stats.stop_reason == "no continue vote");
 #if defined(__CUDACC__)
-    CHECK(run->stats.batched_supersteps > n / 2);
+      CHECK(run->stats.batched_supersteps > n / 2);
 #endif
-    CHECK(run->stats.batched_supersteps <= run->stats.supersteps);
+      CHECK(run->stats.batched_supersteps <= run->stats.supersteps);
+    }
   }
 }
 
@@ -560,3 +596,72 @@ TEST_CASE("PageRank with recorded batches replayed equals issuing every superste
   CHECK(replayed.stats.edges_visited == issued.stats.edges_visited);
   CHECK(replayed.ranks == issued.ranks);  // (the same launches, bit for bit)
 }
+
+namespace elist_edges_test {
+// BFS on `el` from 0, halted once a vertex reaches HaltLevel, then run on to the end by a second
+// Run on the same device data: the second starts from the frontier the first left.
+template <unsigned HaltLevel>
+LevelRun run_halted_bfs(const medusa_test::EdgeList& el, bool replayable, medusa::RunStats& halted) {
+  medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  graph.vertex(0).level = 0;
+  graph.SetActive(0);
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_MIN;
+  auto device = medusa::Init_Device_DS(graph, conf);
+  if (replayable) {
+    medusa::detail::register_replayable_iteration(&halting_bfs_step<HaltLevel>);
+    halted = device.Run(&halting_bfs_step<HaltLevel>);
+  } else {
+    halted = device.Run([] { halting_bfs_step<HaltLevel>(); });
+  }
+  LevelRun run;
+  run.stats = device.Run(&bfs_step<ExpandEdges>);
+  device.Dump_Result(graph);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.levels.push_back(graph.vertex(v).level);
+  return run;
+}
+}  // namespace elist_edges_test
+
+TEST_CASE("BFS-Q halted inside a batch goes on from its frontier in the next Run", "[runtime]") {
+  using namespace elist_edges_test;
+  // On the CUDA backend the halt falls inside a batch (a replayed one for the registered
+  // iteration), whose later supersteps do nothing while the host still ends them; the frontier
+  // the halting superstep queued must be the one the next Run starts from. Two halting levels:
+  // the batch's supersteps after the halt are then odd in number for one of them.
+  // Forced batches queue each next frontier in SetActive(), whose buffers trade places at each
+  // superstep's end.
+  const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
+      replay("MEDUSA_BATCH_REPLAY", nullptr);
+  const medusa::VertexId n = 3000;
+  medusa_test::EdgeList el;
+  el.vertex_count = n;
+  for (medusa::VertexId v = 0; v + 1 < n; ++v) {
+    el.src.push_back(v), el.dst.push_back(v + 1);
+    el.src.push_back(v + 1), el.dst.push_back(v);
+  }
+  const LevelRun plain = run_bfs<Expand>(el, 0);
+  for (const char* mode : {"auto", "always"}) {
+    for (bool replayable : {false, true}) {
+      const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", mode);
+      INFO("MEDUSA_SUPERSTEP_BATCH=" << mode << (replayable ? ", replayable" : ", issued by the host"));
+      medusa::RunStats first_even, first_odd;
+      const LevelRun even = run_halted_bfs<1234>(el, replayable, first_even);
+      const LevelRun odd = run_halted_bfs<1235>(el, replayable, first_odd);
+      CHECK(first_even.supersteps == 1234);  // (superstep 1233 reaches vertex 1234)
+      CHECK(first_odd.supersteps == 1235);
+      for (const medusa::RunStats* first : {&first_even, &first_odd}) {
+        CHECK(first->stop_reason == "halt vote");
+#if defined(__CUDACC__)
+        CHECK(first->batched_supersteps > 1000);
+        if (replayable) CHECK(first->replayed_supersteps > 1000);
+#endif
+      }
+      CHECK(even.levels == plain.levels);
+      CHECK(odd.levels == plain.levels);
+      CHECK(even.stats.supersteps == n - 1234);  // (vertex 1234's frontier reaches n - 1 in 1765, one more to stop)
+      CHECK(odd.stats.supersteps == n - 1235);
+    }
+  }
+}
+

@@ -36,6 +36,11 @@ struct KernelCtx {
   std::uint8_t* next_active_edge = nullptr;    // E flags for the next superstep; null if unused
   std::uint8_t* received = nullptr;            // V flags: received a message this superstep
   int* votes = nullptr;                        // see VoteSlot
+  // In a batch of supersteps (CUDA): SetActive() on a vertex also appends it, once, to this queue
+  // and counts it and its out-degree in next_active_counts[0] and [1] (the next frontier without a
+  // pass over every vertex's flag). Null otherwise.
+  VertexId* next_active_queue = nullptr;
+  unsigned long long* next_active_counts = nullptr;
   // In a batch of supersteps (cuda/superstep_batch.cuh): non-zero once a superstep of the batch
   // stopped the run, when the launches of the later ones do nothing. Null outside batches.
   const int* halted = nullptr;
@@ -80,6 +85,38 @@ MEDUSA_HD inline void flag_store(std::uint8_t* p) {
   *reinterpret_cast<volatile std::uint8_t*>(p) = 1;
 #else
   __atomic_store_n(p, std::uint8_t{1}, __ATOMIC_RELAXED);
+#endif
+}
+
+// SetActive() in a batch of supersteps (KernelCtx::next_active_queue): sets v's flag by its word
+// (the flags are allocated in whole words) and, the first time, queues and counts v. The lanes of
+// a warp that queue at once take their places and add their out-degrees with one atomic each:
+// frontiers of tens of thousands would otherwise queue up on two counters.
+template <class Msg>
+MEDUSA_HD inline void queue_active(const KernelCtx<Msg>& c, VertexId v) {
+#if defined(__CUDA_ARCH__)
+  auto* word = reinterpret_cast<unsigned int*>(c.next_active_vertex + (v & ~VertexId{3}));
+  const unsigned int bit = 1u << ((v & 3u) * 8u);
+  const unsigned int lanes = __activemask();
+  const bool first = (atomicOr(word, bit) & bit) == 0;
+  const unsigned int queuing = __ballot_sync(lanes, first);
+  if (queuing == 0) return;
+  const unsigned long long degree = first ? c.out_offsets[v + 1] - c.out_offsets[v] : 0;
+  unsigned long long degrees = 0;
+  for (unsigned int m = queuing; m != 0; m &= m - 1) degrees += __shfl_sync(lanes, degree, __ffs(m) - 1);
+  unsigned int lane, below;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
+  const int leader = __ffs(queuing) - 1;
+  unsigned long long base = 0;
+  if (static_cast<int>(lane) == leader) {
+    base = atomicAdd(&c.next_active_counts[0], static_cast<unsigned long long>(__popc(queuing)));
+    atomicAdd(&c.next_active_counts[1], degrees);
+  }
+  base = __shfl_sync(lanes, base, leader);
+  if (first) c.next_active_queue[base + __popc(queuing & below)] = v;
+#else
+  (void)c, (void)v;  // (only the CUDA backend queues)
 #endif
 }
 
@@ -137,7 +174,12 @@ struct VertexHandle {
                                       medusa_ctx_->in_offsets[medusa_id_]);
   }
   MEDUSA_HD Msg combined_msg() const { return medusa_ctx_->combined[medusa_id_]; }
-  MEDUSA_HD void SetActive() const { detail::flag_store(&medusa_ctx_->next_active_vertex[medusa_id_]); }
+  MEDUSA_HD void SetActive() const {
+    if (medusa_ctx_->next_active_queue != nullptr)
+      detail::queue_active(*medusa_ctx_, medusa_id_);
+    else
+      detail::flag_store(&medusa_ctx_->next_active_vertex[medusa_id_]);
+  }
 };
 
 // Base of every generated edge proxy. head -> tail, as in the paper (the head is the source).

@@ -87,6 +87,8 @@ MemoryPlan plan_memory(const GraphShape& g) {
     p.items.push_back({"frontier flags, two copies (pulled and pushed frontiers)", mul(V, 2)});
   if (g.receiver_queues)
     p.items.push_back({"receiver queues, two (pushes in batches of supersteps)", mul(V, 2 * sizeof(std::uint32_t))});
+  if (g.queued_frontier)
+    p.items.push_back({"next frontier queue (SetActive in batches of supersteps)", mul(V, sizeof(std::uint32_t))});
   p.items.push_back({"column-major out-edges (layout)", g.column_edge_bytes});
   p.items.push_back({"Combiner degree bins", g.combiner_bin_bytes});
   p.items.push_back({"step counters", 64});

@@ -47,13 +47,16 @@ TEST_CASE("memory plan counts every device array a Session allocates", "[cuda][r
         base + 1000 * 5 + 16000 * 9 + 1000 + 512 + 16000 * 4 * 2 + 16000 * 4 + 1001 * 8);
 }
 
-TEST_CASE("memory plan counts the receiver queues of batched pushes", "[cuda][runtime]") {
+TEST_CASE("memory plan counts the receiver queues and the queued frontier of batched supersteps",
+          "[cuda][runtime]") {
   gpu::GraphShape g;
   g.vertices = 1000;
   g.edges = 16000;
   const std::uint64_t without = gpu::plan_memory(g).total();
   g.receiver_queues = true;
   CHECK(gpu::plan_memory(g).total() == without + 2 * 1000 * 4);
+  g.queued_frontier = true;
+  CHECK(gpu::plan_memory(g).total() == without + 3 * 1000 * 4);
 }
 
 TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",
@@ -89,6 +92,12 @@ TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one 
       CHECK_FALSE(off.should_start(true, 0, edges));
       CHECK_FALSE(refused.should_start(true, 0, edges));
     }
+  }
+  SECTION("queued frontiers") {
+    gpu::BatchPolicy automatic(gpu::BatchMode::Auto), always(gpu::BatchMode::Always);
+    CHECK(automatic.queues_frontier(1024, 16 * 1024));  // a bound of 1024 (frontier 256) in 16384 vertices
+    CHECK_FALSE(automatic.queues_frontier(1024, 16 * 1024 - 1));
+    CHECK(always.queues_frontier(1024, 10));
   }
   SECTION("grid bounds") {
     CHECK(gpu::BatchPolicy::bounds(10, 25).vertices == gpu::BatchPolicy::kMinVertexBound);

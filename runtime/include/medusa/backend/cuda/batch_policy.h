@@ -45,6 +45,12 @@ class BatchPolicy {
   bool continues(std::uint64_t vertex_edges, std::uint64_t edges) const {
     return mode_ == BatchMode::Always || sparse(vertex_edges, edges);
   }
+  // Whether a batch whose launches have this vertex bound queues its next frontiers in SetActive()
+  // rather than compacting all V flags: when the frontier is small next to V (forced: always).
+  bool queues_frontier(std::uint64_t vertex_bound, std::uint64_t vertices) const {
+    return mode_ == BatchMode::Always || vertex_bound * kQueuedFrontierFraction <= vertices;
+  }
+  static constexpr std::uint64_t kQueuedFrontierFraction = 16;  // the bound is 4x the frontier
   static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
     return vertex_edges * kSparseFraction < edges || vertex_edges == 0;
   }

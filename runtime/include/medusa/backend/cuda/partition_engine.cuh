@@ -167,6 +167,11 @@ class PartitionEngine {
     receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier && Program::uses.received &&
                        Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
+    // In a batch, SetActive() queues the next frontier itself; the flag buffers then trade places
+    // each superstep, which pending slots on a pushed frontier's flags would not survive.
+    queued_frontier_ = batches && pull_fusion_ && Program::uses.vertex_frontier &&
+                       Program::uses.combiner_consumes_slots;
+    shape.queued_frontier = queued_frontier_;
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
@@ -226,13 +231,15 @@ class PartitionEngine {
 
     // Frontiers and receivers.
     if (Program::uses.vertex_frontier) {
-      d_next_active_vertex_.allocate(V_);
+      const std::uint64_t flag_words = (V_ + 3) / 4 * 4;  // whole words: a queued SetActive sets one by word
+      d_next_active_vertex_.allocate(flag_words);
       d_next_active_vertex_.zero(s);
       d_active_vertices_.allocate(V_);
+      if (queued_frontier_) d_next_queue_.allocate(V_);
       expansion_.allocate(V_);
       if (pull_fusion_) {
-        d_active_flags_.allocate(V_);
-        d_pushed_flags_.allocate(V_);
+        d_active_flags_.allocate(flag_words);
+        d_pushed_flags_.allocate(flag_words);
       }
       seed_active_vertices(seeds, t);
     }
@@ -483,6 +490,9 @@ class PartitionEngine {
     superstep_ = step;
     if (step == 0) batch_.restart();
     step_batchable_ = true;
+    // Queued by SetActive() when the batch's frontiers are small next to V: a compaction reads all
+    // V flags; the queue's atomics grow with the frontier.
+    superstep_queued_ = queued_frontier_ && batch_.active() && batch_.queues_frontier(V_);
     if (batch_.take_next_step_begun()) return;  // (the last batched superstep's end did it)
     cudaStream_t s = stream_.get();
     // One launch instead of a memset and a copy: a road network's thousand supersteps pay for
@@ -532,8 +542,18 @@ class PartitionEngine {
       return &batch_.outcome();
     }
     cudaStream_t s = stream_.get();
-    promote_frontiers(s);
-    const bool full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
+    bool full;
+    if (superstep_queued_) {  // SetActive() queued the next frontier and set its flags
+      MEDUSA_REQUIRE(slots_ != SlotState::FrontierSources,
+                     "internal: message slots pending on a pushed frontier in a queued superstep");
+      swap_queued_frontiers();
+      ++queued_swaps_;
+      full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote,
+                                  /*ending=*/d_next_queue_.data(), /*its flags=*/d_next_active_vertex_.data());
+    } else {
+      promote_frontiers(s);
+      full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
+    }
     active_scan_valid_ = false;
     if (!full && !last) return nullptr;
     return &take_batch(last);
@@ -558,6 +578,7 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step + gpu::BatchPolicy::kLength - 1;
     batch_.replay(stream_.get());
+    queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
     edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
     return take_batch(/*leave=*/superstep_ + 1 >= conf_.maxIteration);
   }
@@ -587,6 +608,10 @@ class PartitionEngine {
     c.next_active_edge = d_next_active_edge_.data();
     c.received = d_received_.data();
     c.votes = votes_ptr();
+    if (superstep_queued_ && batch_.active()) {
+      c.next_active_queue = d_next_queue_.data();
+      c.next_active_counts = &d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
+    }
     c.halted = batch_.device_halted();
     c.global_id = d_global_id_.data();
     c.out_degree = d_out_degree_.data();
@@ -633,8 +658,9 @@ class PartitionEngine {
            std::to_string(gpu::kernels::kTileEdges) + " edges for frontiers of " +
            std::to_string(gpu::QueueExpansion::kMinBalancedEdges) +
            "+ edges (a degree scan of the queue), lane groups below\n";
-    r += "  Domain::Active: compacted queue, built at the end of each superstep by one "
-         "flag-compaction kernel\n";
+    r += std::string("  Domain::Active: compacted queue, built at the end of each superstep by one "
+                     "flag-compaction kernel") +
+         (queued_frontier_ ? "; in a batch of small frontiers, queued by SetActive() itself\n" : "\n");
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
@@ -884,7 +910,14 @@ class PartitionEngine {
   const gpu::BatchOutcome& take_batch(bool leave) {
     const bool repeats = host_step_state() == batch_start_;
     if (!batch_.replay_ready()) recorded_host_edges_ = edges_visited_ - batch_start_edges_;
+    const std::uint32_t first_step = batch_.first_step();
     const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave, repeats);
+    // The supersteps after a stop did nothing on the device, but their ends traded the queued
+    // frontier's buffers on the host: trade them back to where the stopping superstep left them.
+    // (A replay's supersteps are queued when its recording's were: superstep_queued_ is theirs.)
+    if (o.stopped && superstep_queued_ && ((o.stop_step + 1 - first_step) & 1u) != (queued_swaps_ & 1u))
+      swap_queued_frontiers();
+    queued_swaps_ = 0;
     batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
     batch_start_edges_ = edges_visited_;
@@ -919,12 +952,21 @@ class PartitionEngine {
     return {d_receivers_[next].data(), next_count};
   }
 
+  // The end of a queued superstep: the next frontier's flags and queue become the current ones.
+  void swap_queued_frontiers() {
+    std::swap(d_active_flags_, d_next_active_vertex_);
+    std::swap(d_active_vertices_, d_next_queue_);
+  }
+
   // The vote slots are the first member of the device StepCounters.
   int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
 
   // SetActive flags of this superstep -> the queues the next superstep's Domain::Active reads.
   void promote_frontiers(cudaStream_t s) {
     gpu::StepCounters* c = d_counters_.data();
+    // A batch that ended mid-superstep: SetActive() counted what the compaction counts again.
+    if (superstep_queued_)
+      MEDUSA_CUDA_CHECK(cudaMemsetAsync(&c->next_active_vertices, 0, 2 * sizeof(unsigned long long), s));
     // Pending slots of a push still need its frontier's flags: the compaction writes the other copy.
     if (slots_ == SlotState::FrontierSources && pushed_sources_ == d_active_flags_.data())
       std::swap(d_active_flags_, d_pushed_flags_);
@@ -1002,6 +1044,10 @@ class PartitionEngine {
 
   gpu::DeviceBuffer<std::uint8_t> d_next_active_vertex_;
   gpu::DeviceBuffer<VertexId> d_active_vertices_;
+  // In a batch, SetActive() queues the next frontier here (queued_frontier_, superstep_queued_).
+  gpu::DeviceBuffer<VertexId> d_next_queue_;
+  bool queued_frontier_ = false, superstep_queued_ = false;
+  std::uint32_t queued_swaps_ = 0;  // swap_queued_frontiers() calls since the batch started
   gpu::QueueExpansion expansion_;  // degree scan of d_active_vertices_
   gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)
   gpu::DeviceBuffer<std::uint8_t> d_pushed_flags_;  // a pushed frontier's, while its slots are pending
@@ -1031,19 +1077,23 @@ class PartitionEngine {
     const std::uint8_t* pushed_sources;
     const std::uint8_t* active_flags;
     const std::uint8_t* pushed_flags;
+    const std::uint8_t* next_flags;
+    const VertexId* active_queue;
     int receivers_queue;
     bool receivers_valid, active_scan_valid, messages_allocated;
     std::array<unsigned char, sizeof(Message)> init_value, receivers_fill;
     bool operator==(const HostStepState& o) const {
       return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
-             pushed_flags == o.pushed_flags && receivers_queue == o.receivers_queue &&
+             pushed_flags == o.pushed_flags && next_flags == o.next_flags && active_queue == o.active_queue &&
+             receivers_queue == o.receivers_queue &&
              receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
              messages_allocated == o.messages_allocated && init_value == o.init_value &&
              receivers_fill == o.receivers_fill;
     }
   };
   HostStepState host_step_state() const {
-    HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(), receivers_queue_,
+    HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(),
+                    d_next_active_vertex_.data(), d_active_vertices_.data(), receivers_queue_,
                     receivers_valid_, active_scan_valid_, messages_allocated_, {}, {}};
     std::memcpy(h.init_value.data(), &init_value_, sizeof(Message));
     std::memcpy(h.receivers_fill.data(), &receivers_fill_, sizeof(Message));

@@ -37,6 +37,7 @@ struct BatchState {
   unsigned stop_step;                      // and which
   unsigned step;                           // the superstep being run (on the device: a replayed
                                            // batch's launches carry no superstep numbers)
+  unsigned blocks_done;                    // of the superstep's end (clear_frontier_end_...)
   unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
 };
 
@@ -47,15 +48,14 @@ struct HostVotes {
 
 namespace kernels {
 
-// The end of a batched superstep, after the frontier compaction: counts the edges its frontier
-// launches visited, makes the compacted frontier the current one and applies the stop rule. Then
-// it begins the next superstep as begin_superstep_kernel would (one launch less per superstep: the
-// host's launches are what a batch of sparse supersteps waits on). One thread.
+// The end of a batched superstep, after the next frontier is known: counts the edges its
+// frontier launches visited, makes the next frontier the current one and applies the stop rule.
+// Then it begins the next superstep as begin_superstep_kernel would (one launch less per
+// superstep: what a batch of sparse supersteps waits on is launches). One thread.
 template <class Counters>
-__global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
-                                             HostVotes host, std::uint32_t frontier_launches,
-                                             bool continue_vote, int* next_votes) {
-  if (threadIdx.x != 0 || b->halted != 0) return;
+__device__ void end_batched_superstep(Counters* __restrict__ counters, BatchState* __restrict__ b,
+                                      const HostVotes& host, std::uint32_t frontier_launches, bool continue_vote,
+                                      int* next_votes) {
   b->edges_visited += frontier_launches * b->active_vertex_edges;
   b->active_vertices = counters->next_active_vertices;
   b->active_vertex_edges = counters->next_active_vertex_edges;
@@ -72,6 +72,44 @@ __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, Ba
   b->vote_stop = static_cast<int>(stop);
   b->too_many_messages = too_many_messages ? 1 : 0;
   b->stop_step = b->step;
+}
+
+// After the frontier compaction.
+template <class Counters>
+__global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
+                                             HostVotes host, std::uint32_t frontier_launches,
+                                             bool continue_vote, int* next_votes) {
+  if (threadIdx.x != 0 || b->halted != 0) return;
+  end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
+}
+
+// With the next frontier queued by SetActive() (KernelCtx::next_active_queue): clears the flags of
+// the frontier that ends, `flags` (its flag buffer becomes the next superstep's SetActive flags),
+// then the last block to finish ends the superstep. O(frontier) instead of a compaction's O(V);
+// the few blocks' atomic is cheap, and no block still reads the frontier's size when it changes.
+template <class Counters>
+__global__ void __launch_bounds__(256)
+    clear_frontier_end_batched_superstep_kernel(const VertexId* __restrict__ ending, std::uint8_t* __restrict__ flags,
+                                               Counters* __restrict__ counters, BatchState* __restrict__ b,
+                                               HostVotes host, std::uint32_t frontier_launches,
+                                               bool continue_vote, int* next_votes) {
+  if (b->halted != 0) return;
+  const unsigned long long n = b->active_vertices;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    flags[ending[i]] = 0;
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&b->blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  b->blocks_done = 0;
+  __threadfence();
+  end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
 }
 
 }  // namespace kernels
@@ -96,6 +134,7 @@ struct BatchOutcome {
 class SuperstepBatch {
  public:
   static constexpr std::uint32_t kMaxRecordings = 4;  // batches recorded in a row without a repeat
+  static constexpr unsigned kMaxEndBlocks = 64;       // of clear_frontier_end_batched_superstep_kernel
   // A recording costs more than issuing its launches (capture and instantiation): only runs of
   // batches long enough to repay it are recorded, from their third batch, and only while at least
   // this many supersteps remain before maxIteration.
@@ -128,6 +167,8 @@ class SuperstepBatch {
   // beyond them runs correctly, only with fewer threads. They only grow while batches follow one
   // another, so that a replayed graph's launches stay those of its recording.
   std::uint64_t vertex_bound() const { return vertex_bound_; }
+  // Whether this batch's next frontiers are queued by SetActive() (BatchPolicy::queues_frontier).
+  bool queues_frontier(std::uint64_t vertices) const { return policy_.queues_frontier(vertex_bound_, vertices); }
   std::uint64_t vertex_edge_bound() const { return edge_bound_; }
 
   void restart() {
@@ -143,13 +184,14 @@ class SuperstepBatch {
   void start(cudaStream_t s, std::uint32_t step, std::uint64_t vertices, std::uint64_t vertex_edges,
              bool follows = false) {
     active_ = true;
+    first_step_ = step;
     pending_ = 0;
     frontier_launches_ = 0;
     const BatchPolicy::Bounds bounds = BatchPolicy::bounds(vertices, vertex_edges);
     vertex_bound_ = follows && vertex_bound_ > bounds.vertices ? vertex_bound_ : bounds.vertices;
     edge_bound_ = follows && edge_bound_ > bounds.vertex_edges ? edge_bound_ : bounds.vertex_edges;
     BatchState& b = *h_state_.data();
-    b = BatchState{vertices, vertex_edges, 0, 0, 0, 0, 0, step,
+    b = BatchState{vertices, vertex_edges, 0, 0, 0, 0, 0, step, 0,
                    {follows ? b.receivers[0] : 0, follows ? b.receivers[1] : 0}};
     d_state_.upload(h_state_.data(), 1, s);
     // A frontier that outgrew the recording's grids is recorded again rather than run on them.
@@ -163,21 +205,36 @@ class SuperstepBatch {
       graph_.begin(s);
     }
   }
+  // The superstep the current batch started at.
+  std::uint32_t first_step() const { return first_step_; }
   // A frontier launch of the current superstep (its edges are counted on the device).
   void count_frontier_launch() { ++frontier_launches_; }
   // Issues the end of a batched superstep; true when the batch is full and must be read back.
-  // It also begins the next superstep (whose begin_superstep then launches nothing).
+  // It also begins the next superstep (whose begin_superstep then launches nothing). With
+  // `ending` (the queue of the frontier that ends) it first clears that frontier's `flags`.
   template <class Counters>
   bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
-                     bool continue_vote) {
+                     bool continue_vote, const VertexId* ending = nullptr, std::uint8_t* flags = nullptr) {
     HostVotes host{};
     for (int i = 0; i < kVoteSlots; ++i) host.votes[i] = host_votes[i];
-    kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, frontier_launches_,
-                                                           continue_vote, reinterpret_cast<int*>(counters));
-    MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
+    int* next_votes = reinterpret_cast<int*>(counters);  // (the vote slots come first)
+    if (ending != nullptr) {
+      kernels::clear_frontier_end_batched_superstep_kernel<<<end_blocks(), 256, 0, s>>>(
+          ending, flags, counters, d_state_.data(), host, frontier_launches_, continue_vote, next_votes);
+      MEDUSA_CUDA_CHECK_LAUNCH("clear_frontier_end_batched_superstep_kernel");
+    } else {
+      kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, frontier_launches_,
+                                                             continue_vote, next_votes);
+      MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
+    }
     frontier_launches_ = 0;
     next_step_begun_ = true;
     return ++pending_ >= BatchPolicy::kLength;
+  }
+  // Blocks of clear_frontier_end_batched_superstep_kernel: enough for the batch's vertex bound.
+  unsigned end_blocks() const {
+    const std::uint64_t blocks = (vertex_bound_ + 255) / 256;
+    return blocks < kMaxEndBlocks ? static_cast<unsigned>(blocks) : kMaxEndBlocks;
   }
   // Whether the last batched superstep's end began the next one; asked once per superstep.
   bool take_next_step_begun() { return std::exchange(next_step_begun_, false); }
@@ -236,7 +293,7 @@ class SuperstepBatch {
   bool record_ = false, replay_ready_ = false;
   std::uint32_t recordings_ = 0, followed_ = 0;  // (batches that followed another in a row)
   std::uint32_t max_iteration_ = 0;
-  std::uint32_t pending_ = 0, frontier_launches_ = 0;
+  std::uint32_t pending_ = 0, frontier_launches_ = 0, first_step_ = 0;
   std::uint64_t vertex_bound_ = BatchPolicy::kMinVertexBound, edge_bound_ = BatchPolicy::kMinVertexBound;
   BatchPolicy::Bounds recorded_bounds_{0, 0};  // those of the recording replays launch
   DeviceBuffer<BatchState> d_state_;
