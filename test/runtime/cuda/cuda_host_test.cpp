@@ -72,6 +72,9 @@ TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one 
     CHECK_FALSE(p.should_start(true, 1000, edges));  // pulled: the streak starts over
     for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 0, edges));
     CHECK_FALSE(p.should_start(false, 0, edges));  // an operation no batch can run
+    p.reset_streak();
+    CHECK(p.should_start(true, 0, edges, /*frontier=*/false));  // no frontier to grow: at once
+    CHECK_FALSE(p.should_start(false, 0, edges, /*frontier=*/false));
     CHECK(p.continues(999, edges));
     CHECK_FALSE(p.continues(1000, edges));
     CHECK(p.continues(0, 0));  // no frontier (a VERTEX-only program)

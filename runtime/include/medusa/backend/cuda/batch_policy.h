@@ -34,12 +34,14 @@ class BatchPolicy {
   bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }
   bool allowed() const { return allowed_; }
   void reset_streak() { streak_ = 0; }
-  // After a superstep read back exactly: whether the next ones start a batch.
-  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges) {
+  // After a superstep read back exactly: whether the next ones start a batch. A program without a
+  // vertex frontier (PageRank) has no frontier to grow out of a batch: one qualifying superstep is
+  // enough, as when forced.
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier = true) {
     if (!allowed_) return false;
     const bool qualifies = step_batchable && (mode_ == BatchMode::Always || sparse(vertex_edges, edges));
     streak_ = qualifies ? streak_ + 1 : 0;
-    return streak_ >= (mode_ == BatchMode::Always ? 1 : kSparseStreak);
+    return streak_ >= (mode_ == BatchMode::Always || !frontier ? 1 : kSparseStreak);
   }
   // After a batch's read-back: whether the next batch follows at once.
   bool continues(std::uint64_t vertex_edges, std::uint64_t edges) const {

@@ -30,8 +30,8 @@ enum class CombinerStrategy { Binned, Group4, Warp, CubBlock };
 inline const char* combiner_strategy_name(CombinerStrategy s) {
   switch (s) {
     case CombinerStrategy::Binned:
-      return "by degree: 4 lanes (<= 16 slots) or a warp (<= 2048) per vertex, a thread block per "
-             "4096-slot chunk (more)";
+      return "by degree: a thread or 4 lanes (<= 16 slots: a thread where they average <= 4) or a warp "
+             "(<= 2048) per vertex, a thread block per 4096-slot chunk (more)";
     case CombinerStrategy::Group4: return "4 lanes per vertex";
     case CombinerStrategy::Warp: return "one warp per vertex";
     case CombinerStrategy::CubBlock: return "cub::DeviceSegmentedReduce (one block per vertex)";

@@ -112,6 +112,9 @@ class DegreeBins {
   static constexpr EdgeIndex kSmallSlots = 16;
   static constexpr EdgeIndex kMediumSlots = 2048;
   static constexpr EdgeIndex kChunkSlots = 4096;
+  // The small bin gets a thread per vertex when its vertices average at most this many slots
+  // (a road network's 2-3), four lanes otherwise: four lanes for two slots leave most idle.
+  static constexpr EdgeIndex kThreadAverageSlots = 4;
 
   // Device bytes build() allocates for vertices [0, n) with slots (offsets[v+1]-offsets[v])*m
   // (for the memory plan; nothing is allocated).
@@ -133,8 +136,10 @@ class DegreeBins {
     std::vector<VertexId> medium, heavy;
     std::vector<std::uint32_t> first_chunk{0}, chunk_owner;
     std::vector<EdgeIndex> chunk_begin;
+    std::uint64_t small = 0, small_slots = 0;
     for (std::uint64_t v = 0; v < n; ++v) {
       const EdgeIndex begin = offsets[v] * m, end = offsets[v + 1] * m;
+      if (end - begin <= kSmallSlots) ++small, small_slots += end - begin;
       if (end - begin > kMediumSlots) {
         for (EdgeIndex c = begin; c < end; c += kChunkSlots) {
           chunk_owner.push_back(static_cast<std::uint32_t>(heavy.size()));
@@ -147,6 +152,7 @@ class DegreeBins {
       }
     }
     vertices_ = n;
+    small_lanes_ = small_slots <= small * kThreadAverageSlots ? 1 : 4;
     d_medium_.allocate(medium.size());
     d_medium_.upload(medium.data(), medium.size(), s);
     d_heavy_.allocate(heavy.size());
@@ -163,6 +169,7 @@ class DegreeBins {
   }
 
   std::uint64_t vertices() const { return vertices_; }
+  int small_lanes() const { return small_lanes_; }  // per vertex of the small bin: 1 or 4
   const VertexId* medium() const { return d_medium_.data(); }
   std::uint64_t medium_count() const { return d_medium_.size(); }
   const VertexId* heavy() const { return d_heavy_.data(); }
@@ -176,6 +183,7 @@ class DegreeBins {
 
  private:
   std::uint64_t vertices_ = 0;
+  int small_lanes_ = 4;
   DeviceBuffer<VertexId> d_medium_, d_heavy_;
   DeviceBuffer<std::uint32_t> d_first_chunk_, d_chunk_owner_;
   DeviceBuffer<EdgeIndex> d_chunk_begin_;
@@ -399,7 +407,11 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
     const std::uint64_t blocks = (threads + kernels::kBlock - 1) / kernels::kBlock;
     return static_cast<unsigned>(blocks < max_blocks ? (blocks == 0 ? 1 : blocks) : max_blocks);
   };
-  if (bins.vertices() != 0) {
+  if (bins.vertices() != 0 && bins.small_lanes() == 1) {
+    kernels::gather_group_kernel<1, Msg, Op, Source><<<grid(bins.vertices()), kernels::kBlock, 0, stream>>>(
+        src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op);
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<1> (small-degree bin)");
+  } else if (bins.vertices() != 0) {
     kernels::gather_group_kernel<4, Msg, Op, Source><<<grid(bins.vertices() * 4), kernels::kBlock, 0, stream>>>(
         src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<4> (small-degree bin)");

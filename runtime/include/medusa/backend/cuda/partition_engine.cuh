@@ -521,7 +521,7 @@ class PartitionEngine {
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
-    if (batch_.should_start(step_batchable_, active_vertex_edges_, E_)) {
+    if (batch_.should_start(step_batchable_, active_vertex_edges_, E_, Program::uses.vertex_frontier)) {
       batch_.start(stream_.get(), superstep_ + 1, active_vertex_count_, active_vertex_edges_);
       receivers_valid_ = false;
       batch_start_ = host_step_state();

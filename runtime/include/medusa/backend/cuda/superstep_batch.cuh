@@ -176,8 +176,8 @@ class SuperstepBatch {
     active_ = stopped_ = next_step_begun_ = replay_ready_ = false;
   }
   // After an exact read-back (collect): whether the last supersteps qualify for a batch.
-  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges) {
-    return policy_.should_start(step_batchable, vertex_edges, edges);
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier) {
+    return policy_.should_start(step_batchable, vertex_edges, edges, frontier);
   }
   // Starts a batch at superstep `step`. `follows`: the batch read back just before, whose
   // receiver queues' lengths and grid bounds carry over.
