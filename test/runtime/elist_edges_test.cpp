@@ -290,39 +290,28 @@ namespace medusa_gen_Visit {
 struct Vertex : medusa::VertexHandle<unsigned> {
   unsigned& level;
 };
+// Takes the combined message's level where it is lower and stays in the frontier.
+MEDUSA_HD inline bool take_lower_level(Vertex& v) {
+  const unsigned level = v.combined_msg();
+  if (level >= v.level) return false;
+  v.level = level;
+  v.SetActive();
+  medusa::Continue();
+  return true;
+}
 struct Visit {
-  MEDUSA_HD void operator()(Vertex& v) const {
-    const unsigned level = v.combined_msg();
-    if (level < v.level) {
-      v.level = level;
-      v.SetActive();
-      medusa::Continue();
-    }
-  }
-};
-struct Visit_element {
-  Visit f;
-  MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
-                            const LevelProgram::EdgeArrays&, medusa::VertexId id) const {
-    Vertex v{{&c, id}, va.level[id]};
-    f(v);
-  }
+  MEDUSA_HD void operator()(Vertex& v) const { take_lower_level(v); }
 };
 // Visit, and a Halt() vote once a vertex reaches halt_level: the run stops with a frontier left.
 struct VisitHalting {
   unsigned halt_level;
   MEDUSA_HD void operator()(Vertex& v) const {
-    const unsigned level = v.combined_msg();
-    if (level < v.level) {
-      v.level = level;
-      v.SetActive();
-      medusa::Continue();
-      if (level == halt_level) medusa::Halt();
-    }
+    if (take_lower_level(v) && v.level == halt_level) medusa::Halt();
   }
 };
-struct VisitHalting_element {
-  VisitHalting f;
+template <class F>
+struct LevelVisit_element {
+  F f;
   MEDUSA_HD void operator()(const LevelCtx& c, const LevelProgram::VertexArrays& va,
                             const LevelProgram::EdgeArrays&, medusa::VertexId id) const {
     Vertex v{{&c, id}, va.level[id]};
@@ -337,8 +326,11 @@ using VisitHalting = medusa_gen_Visit::VisitHalting;
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Expand, ELIST, elist_edges_test::medusa_gen_Expand::Expand_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandEdges, elist_edges_test::medusa_gen_Expand::ExpandEdges_edge_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandUniform, elist_edges_test::medusa_gen_Expand::ExpandUniform_edge_element, elist_edges_test::LevelProgram)
-MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX, elist_edges_test::medusa_gen_Visit::Visit_element, elist_edges_test::LevelProgram)
-MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::VisitHalting, VERTEX, elist_edges_test::medusa_gen_Visit::VisitHalting_element,
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX,
+                       elist_edges_test::medusa_gen_Visit::LevelVisit_element<elist_edges_test::Visit>,
+                       elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::VisitHalting, VERTEX,
+                       elist_edges_test::medusa_gen_Visit::LevelVisit_element<elist_edges_test::VisitHalting>,
                        elist_edges_test::LevelProgram)
 
 namespace elist_edges_test {
@@ -408,8 +400,9 @@ template <class Expander>
 void replayable_bfs_step() {
   bfs_step<Expander>();
 }
-template <class Expander>
-LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source, bool replayable = false) {
+// BFS levels from `source` on `el`; run_on(device) makes the Runs and returns the last one's stats.
+template <class RunOn>
+LevelRun bfs_levels(const medusa_test::EdgeList& el, medusa::VertexId source, const RunOn& run_on) {
   medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
   graph.vertex(source).level = 0;
@@ -418,11 +411,27 @@ LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source, bool 
   conf.combinerOpType = medusa::MEDUSA_MIN;
   auto device = medusa::Init_Device_DS(graph, conf);
   LevelRun run;
-  if (replayable) medusa::detail::register_replayable_iteration(&replayable_bfs_step<Expander>);
-  run.stats = device.Run(replayable ? &replayable_bfs_step<Expander> : &bfs_step<Expander>);
+  run.stats = run_on(device);
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.levels.push_back(graph.vertex(v).level);
   return run;
+}
+template <class Expander>
+LevelRun run_bfs(const medusa_test::EdgeList& el, medusa::VertexId source, bool replayable = false) {
+  if (replayable) medusa::detail::register_replayable_iteration(&replayable_bfs_step<Expander>);
+  return bfs_levels(el, source, [&](auto& device) {
+    return device.Run(replayable ? &replayable_bfs_step<Expander> : &bfs_step<Expander>);
+  });
+}
+// A path of n vertices, each edge both ways: n levels from vertex 0, as a road network's long tail.
+medusa_test::EdgeList path_graph(medusa::VertexId n) {
+  medusa_test::EdgeList el;
+  el.vertex_count = n;
+  for (medusa::VertexId v = 0; v + 1 < n; ++v) {
+    el.src.push_back(v), el.dst.push_back(v + 1);
+    el.src.push_back(v + 1), el.dst.push_back(v);
+  }
+  return el;
 }
 }  // namespace elist_edges_test
 
@@ -538,12 +547,7 @@ TEST_CASE("BFS-Q on a long path: pushes issued in batches of supersteps equal th
   const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
       replay("MEDUSA_BATCH_REPLAY", nullptr);
   const medusa::VertexId n = 3000;
-  medusa_test::EdgeList el;
-  el.vertex_count = n;
-  for (medusa::VertexId v = 0; v + 1 < n; ++v) {
-    el.src.push_back(v), el.dst.push_back(v + 1);
-    el.src.push_back(v + 1), el.dst.push_back(v);
-  }
+  const medusa_test::EdgeList el = path_graph(n);
   const LevelRun plain = run_bfs<Expand>(el, 0);  // (a thread-per-vertex ELIST: never batched)
   CHECK(plain.levels[n - 1] == n - 1);
   CHECK(plain.stats.supersteps == n);
@@ -602,24 +606,14 @@ namespace elist_edges_test {
 // Run on the same device data: the second starts from the frontier the first left.
 template <unsigned HaltLevel>
 LevelRun run_halted_bfs(const medusa_test::EdgeList& el, bool replayable, medusa::RunStats& halted) {
-  medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
-  graph.SetEdges(el.src, el.dst);
-  graph.vertex(0).level = 0;
-  graph.SetActive(0);
-  medusa::Config conf;
-  conf.combinerOpType = medusa::MEDUSA_MIN;
-  auto device = medusa::Init_Device_DS(graph, conf);
-  if (replayable) {
-    medusa::detail::register_replayable_iteration(&halting_bfs_step<HaltLevel>);
-    halted = device.Run(&halting_bfs_step<HaltLevel>);
-  } else {
-    halted = device.Run([] { halting_bfs_step<HaltLevel>(); });
-  }
-  LevelRun run;
-  run.stats = device.Run(&bfs_step<ExpandEdges>);
-  device.Dump_Result(graph);
-  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.levels.push_back(graph.vertex(v).level);
-  return run;
+  if (replayable) medusa::detail::register_replayable_iteration(&halting_bfs_step<HaltLevel>);
+  return bfs_levels(el, 0, [&](auto& device) {
+    if (replayable)
+      halted = device.Run(&halting_bfs_step<HaltLevel>);
+    else
+      halted = device.Run([] { halting_bfs_step<HaltLevel>(); });
+    return device.Run(&bfs_step<ExpandEdges>);
+  });
 }
 }  // namespace elist_edges_test
 
@@ -634,12 +628,7 @@ TEST_CASE("BFS-Q halted inside a batch goes on from its frontier in the next Run
   const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
       replay("MEDUSA_BATCH_REPLAY", nullptr);
   const medusa::VertexId n = 3000;
-  medusa_test::EdgeList el;
-  el.vertex_count = n;
-  for (medusa::VertexId v = 0; v + 1 < n; ++v) {
-    el.src.push_back(v), el.dst.push_back(v + 1);
-    el.src.push_back(v + 1), el.dst.push_back(v);
-  }
+  const medusa_test::EdgeList el = path_graph(n);
   const LevelRun plain = run_bfs<Expand>(el, 0);
   for (const char* mode : {"auto", "always"}) {
     for (bool replayable : {false, true}) {
