@@ -63,21 +63,6 @@ bool isImplicitWrapper(const clang::Stmt* stmt) {
                                clang::MaterializeTemporaryExpr, clang::CXXBindTemporaryExpr>(stmt);
 }
 
-const clang::Expr* skipImplicitWrappers(const clang::Expr* expr) {
-  for (;;) {
-    if (const auto* e = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(expr))
-      expr = e->getSubExpr();
-    else if (const auto* c = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(expr))
-      expr = c->getSubExpr();
-    else if (const auto* m = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(expr))
-      expr = m->getSubExpr();
-    else if (const auto* b = llvm::dyn_cast_or_null<clang::CXXBindTemporaryExpr>(expr))
-      expr = b->getSubExpr();
-    else
-      return expr;
-  }
-}
-
 bool callsMedusaFunction(const clang::CallExpr* call, llvm::StringRef name) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   return callee != nullptr && callee->getQualifiedNameAsString() == ("medusa::" + name).str();

@@ -4,6 +4,7 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/IgnoreExpr.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
@@ -25,19 +26,15 @@ std::string globalSpelling(const clang::FunctionDecl& function) {
   return name;
 }
 
-// The constant an argument stands for, without the nodes that only bind or convert it.
+// The constant an argument stands for, without the nodes that only bind, convert or default it.
 const clang::Expr* argumentValue(const clang::Expr* expr) {
-  for (;;) {
-    expr = skipImplicitWrappers(expr);
-    if (const auto* paren = llvm::dyn_cast<clang::ParenExpr>(expr))
-      expr = paren->getSubExpr();
-    else if (const auto* arg = llvm::dyn_cast<clang::CXXDefaultArgExpr>(expr))
-      expr = arg->getExpr();
-    else if (const auto* init = llvm::dyn_cast<clang::CXXDefaultInitExpr>(expr))
-      expr = init->getExpr();
-    else
-      return expr;
-  }
+  const auto skip_defaults = [](clang::Expr* e) -> clang::Expr* {
+    if (auto* arg = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) return arg->getExpr();
+    if (auto* init = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) return init->getExpr();
+    return e;
+  };
+  return clang::IgnoreExprNodes(expr, clang::IgnoreImplicitSingleStep, clang::IgnoreParensOnlySingleStep,
+                                skip_defaults);
 }
 
 // A constructor the implicit constructors of an enclosing class may call unseen: none of a
@@ -92,7 +89,7 @@ bool IterationReplayAnalysis::isReplayable(const clang::FunctionDecl& function) 
     if (llvm::isa<clang::NullStmt>(stmt)) continue;
     const auto* expr = llvm::dyn_cast<clang::Expr>(stmt);
     const auto* call =
-        llvm::dyn_cast_or_null<clang::CallExpr>(expr ? skipImplicitWrappers(expr) : nullptr);
+        llvm::dyn_cast_or_null<clang::CallExpr>(expr ? expr->IgnoreImplicit() : nullptr);
     if (call == nullptr) return false;
     const bool step = runs_.count(call) != 0 || callsMedusaFunction(call, "InitMessageBuffer") ||
                       callsMedusaFunction(call, "Combiner");

@@ -36,8 +36,6 @@ const clang::FunctionDecl* calleeOf(const clang::Expr* expr);
 // True for the implicit nodes around a call used as a statement or bound to a reference
 // (ExprWithCleanups, implicit casts, MaterializeTemporaryExpr, CXXBindTemporaryExpr).
 bool isImplicitWrapper(const clang::Stmt* stmt);
-// `expr` without the implicit wrappers above.
-const clang::Expr* skipImplicitWrappers(const clang::Expr* expr);
 // True when `call` calls medusa::`name` (e.g. "InitMessageBuffer", "Combiner") directly.
 bool callsMedusaFunction(const clang::CallExpr* call, llvm::StringRef name);
 

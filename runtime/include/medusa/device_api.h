@@ -92,13 +92,20 @@ MEDUSA_HD inline void flag_store(std::uint8_t* p) {
 // (the flags are allocated in whole words) and, the first time, queues and counts v. The lanes of
 // a warp that queue at once take their places and add their out-degrees with one atomic each:
 // frontiers of tens of thousands would otherwise queue up on two counters.
+#if defined(__CUDACC__)
+// Sets byte flag v to 1 through its word (the flags are allocated in whole words): true for the
+// one call that set it, which then queues v (SetActive here, a push's receivers in push_combine.cuh).
+__device__ inline bool claim_flag(std::uint8_t* flags, VertexId v) {
+  auto* word = reinterpret_cast<unsigned int*>(flags + (v & ~VertexId{3}));
+  const unsigned int bit = 1u << ((v & 3u) * 8u);
+  return (atomicOr(word, bit) & bit) == 0;
+}
+#endif
 template <class Msg>
 MEDUSA_HD inline void queue_active(const KernelCtx<Msg>& c, VertexId v) {
 #if defined(__CUDA_ARCH__)
-  auto* word = reinterpret_cast<unsigned int*>(c.next_active_vertex + (v & ~VertexId{3}));
-  const unsigned int bit = 1u << ((v & 3u) * 8u);
   const unsigned int lanes = __activemask();
-  const bool first = (atomicOr(word, bit) & bit) == 0;
+  const bool first = claim_flag(c.next_active_vertex, v);
   const unsigned int queuing = __ballot_sync(lanes, first);
   if (queuing == 0) return;
   const unsigned long long degree = first ? c.out_offsets[v + 1] - c.out_offsets[v] : 0;

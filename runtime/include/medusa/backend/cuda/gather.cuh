@@ -407,15 +407,14 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
     const std::uint64_t blocks = (threads + kernels::kBlock - 1) / kernels::kBlock;
     return static_cast<unsigned>(blocks < max_blocks ? (blocks == 0 ? 1 : blocks) : max_blocks);
   };
-  if (bins.vertices() != 0 && bins.small_lanes() == 1) {
-    kernels::gather_group_kernel<1, Msg, Op, Source><<<grid(bins.vertices()), kernels::kBlock, 0, stream>>>(
+  const auto small_bin = [&](auto lanes) {
+    constexpr int G = decltype(lanes)::value;
+    kernels::gather_group_kernel<G, Msg, Op, Source><<<grid(bins.vertices() * G), kernels::kBlock, 0, stream>>>(
         src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op);
-    MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<1> (small-degree bin)");
-  } else if (bins.vertices() != 0) {
-    kernels::gather_group_kernel<4, Msg, Op, Source><<<grid(bins.vertices() * 4), kernels::kBlock, 0, stream>>>(
-        src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op);
-    MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<4> (small-degree bin)");
-  }
+    MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel (small-degree bin)");
+  };
+  if (bins.vertices() != 0 && bins.small_lanes() == 1) small_bin(std::integral_constant<int, 1>{});
+  else if (bins.vertices() != 0) small_bin(std::integral_constant<int, 4>{});
   if (bins.medium_count() != 0) {
     kernels::gather_group_kernel<32, Msg, Op, Source><<<grid(bins.medium_count() * 32), kernels::kBlock, 0, stream>>>(
         src, out, bins.medium(), bins.medium_count(), 0, op);

@@ -42,10 +42,7 @@ struct ReceiverQueue {
   VertexId* ids = nullptr;  // null: no queue kept
   unsigned long long* count = nullptr;
   __device__ __forceinline__ void mark(std::uint8_t* received, VertexId w) const {
-    if (received[w] != 0) return;
-    auto* word = reinterpret_cast<unsigned*>(received) + (w >> 2);
-    const unsigned bit = 1u << ((w & 3u) * 8u);
-    if ((atomicOr(word, bit) & bit) == 0) ids[atomicAdd(count, 1ull)] = w;
+    if (received[w] == 0 && medusa::detail::claim_flag(received, w)) ids[atomicAdd(count, 1ull)] = w;
   }
 };
 
