@@ -601,6 +601,31 @@ TEST_CASE("PageRank with recorded batches replayed equals issuing every superste
   CHECK(replayed.ranks == issued.ranks);  // (the same launches, bit for bit)
 }
 
+TEST_CASE("A VERTEX launch run in a fused pass's gather equals it run after the pass (hubs, every combiner)",
+          "[runtime]") {
+  using namespace elist_edges_test;
+  // One message per source over every vertex: on the GPU the VERTEX launch that follows runs in
+  // the gather's threads (small bin, warp list, hub chunks' finish), SetActive() included.
+  const medusa_test::EdgeList el = hub_graph();
+  const std::uint32_t iterations = 40;
+  for (const char* combiner : {static_cast<const char*>(nullptr), "group4", "warp"}) {
+    const medusa_test::ScopedEnv strategy("MEDUSA_COMBINER", combiner);
+    for (const char* batch : {static_cast<const char*>(nullptr), "always"}) {
+      const medusa_test::ScopedEnv batches("MEDUSA_SUPERSTEP_BATCH", batch);
+      INFO("MEDUSA_COMBINER=" << (combiner ? combiner : "") << ", MEDUSA_SUPERSTEP_BATCH=" << (batch ? batch : ""));
+      const RankRun joined = run_pagerank<SendRankUniform>(el, medusa::Domain::All, true, iterations, true);
+      const RankRun separate = [&] {
+        const medusa_test::ScopedEnv off("MEDUSA_VERTEX_FUSION", "off");
+        return run_pagerank<SendRankUniform>(el, medusa::Domain::All, true, iterations, true);
+      }();
+      CHECK(joined.ranks == separate.ranks);  // (the same folds in the same order)
+      CHECK(joined.stats.supersteps == separate.stats.supersteps);
+      CHECK(joined.stats.edges_visited == std::uint64_t{iterations} * el.src.size());
+      CHECK(joined.stats.edges_visited == separate.stats.edges_visited);
+    }
+  }
+}
+
 namespace elist_edges_test {
 // BFS on `el` from 0, halted once a vertex reaches HaltLevel, then run on to the end by a second
 // Run on the same device data: the second starts from the frontier the first left.

@@ -43,6 +43,7 @@
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 namespace medusa::common {
@@ -151,6 +152,7 @@ class PartitionedSession : public SessionBase {
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
       fused(deferred_fill_);
+      if constexpr (Engine::kFusesVertexIntoGather) gather_pending_ = engines_[0]->gather_pending();
       return;
     }
     visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
@@ -162,6 +164,14 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
+    if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
+      if (gather_pending_ && domain == Domain::All) {  // runs in the fused pass's gather
+        gather_pending_ = false;
+        return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
+          engines_[0]->issue_pending_gather(op, element);
+        });
+      }
+    }
     const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
       dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
         e.template launch<K>(domain, element, r);
@@ -282,6 +292,11 @@ class PartitionedSession : public SessionBase {
     };
   }
   void flush_deferred() {
+    if constexpr (Engine::kFusesVertexIntoGather) {
+      if (std::exchange(gather_pending_, false))
+        visit_builtin_combiner<Message>(conf_.combinerOpType,
+                                        [this](const auto& op) { engines_[0]->issue_pending_gather(op); });
+    }
     if (fill_deferred_) {
       fill_deferred_ = false;
       for (auto& e : engines_) e->init_message_buffer(deferred_fill_);
@@ -293,6 +308,7 @@ class PartitionedSession : public SessionBase {
     }
   }
   void clear_deferred() {
+    gather_pending_ = false;
     fill_deferred_ = false;
     deferred_push_ = nullptr;
     deferred_fused_ = nullptr;
@@ -484,6 +500,7 @@ class PartitionedSession : public SessionBase {
   Message deferred_fill_{};
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
+  bool gather_pending_ = false;  // the fused pass's gather waits for a VERTEX launch (CUDA engine)
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};

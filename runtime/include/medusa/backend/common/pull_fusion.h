@@ -101,7 +101,8 @@ bool may_push_combine_with(CombinerOp op) {
 inline std::string fusion_summary() {
   return "pull-fused with edge-parallel ELIST launches that follow InitMessageBuffer, over all "
          "vertices or over a frontier of E/" + std::to_string(kFrontierPullFraction) +
-         "+ out-edges; a sparser frontier under min / max is pushed into the combined values";
+         "+ out-edges; a sparser frontier under min / max is pushed into the combined values; "
+         "a VERTEX launch over all vertices after a pass of one message per source runs in its gather";
 }
 
 // A message's bytes as an integer, for comparing messages bit for bit (Msg: 8 bytes at most).

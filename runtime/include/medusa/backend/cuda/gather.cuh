@@ -105,6 +105,21 @@ template <class Source>
 struct stops_at_first_sent<Source, std::void_t<decltype(Source::kStopsAtFirstSent)>>
     : std::bool_constant<Source::kStopsAtFirstSent> {};
 
+// What runs after a vertex's fold, on the thread that wrote its combined value: nothing (the
+// Combiner), or the VERTEX launch that follows a fused pass over every vertex (VertexStep): one
+// pass instead of two, as a hand-written PageRank updates a rank where it sums the in-edges.
+struct NoVertexStep {
+  __device__ __forceinline__ void operator()(VertexId) const {}
+};
+template <class Msg, class VA, class EA, class Element>
+struct VertexStep {
+  KernelCtx<Msg> c;
+  VA va;
+  EA ea;
+  Element f;
+  __device__ __forceinline__ void operator()(VertexId v) const { f(c, va, ea, v); }
+};
+
 // The vertices of one partition binned by slot count (lists on the device), with the heavy
 // vertices' chunks and room for one partial fold per chunk.
 class DegreeBins {
@@ -267,10 +282,11 @@ __device__ __forceinline__ void fold_into(Msg& acc, bool& have, const Msg& x, co
 
 // G lanes per vertex. Vertices come from `list` (n of them) or are 0 .. n-1; with no list, those
 // with more than max_slots slots are left to the other bins.
-template <int G, class Msg, class Op, class Source>
+template <int G, class Msg, class Op, class Source, class Then>
 __global__ void __launch_bounds__(kBlock)
     gather_group_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
-                        const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op) {
+                        const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
+                        const __grid_constant__ Then then) {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
   if (o.stopped_batch()) return;
   const unsigned sub = threadIdx.x & (G - 1);
@@ -311,6 +327,7 @@ __global__ void __launch_bounds__(kBlock)
     if (valid && sub == 0) {
       o.combined[v] = have ? op(o.init, acc) : o.init;
       if (o.received != nullptr) o.received[v] = sent ? 1 : 0;
+      then(v);
     }
   }
 }
@@ -374,12 +391,13 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // Heavy vertices, second pass: a thread per vertex folds its chunks' partial results.
-template <class Msg, class Op>
+template <class Msg, class Op, class Then>
 __global__ void __launch_bounds__(kBlock)
     gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const VertexId* __restrict__ heavy,
                                 std::uint64_t n, const std::uint32_t* __restrict__ first_chunk,
                                 const Msg* __restrict__ partials,
-                                const std::uint8_t* __restrict__ partial_flags, Op op) {
+                                const std::uint8_t* __restrict__ partial_flags, Op op,
+                                const __grid_constant__ Then then) {
   if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
@@ -393,31 +411,32 @@ __global__ void __launch_bounds__(kBlock)
     const VertexId v = heavy[h];
     o.combined[v] = any ? op(o.init, total) : o.init;
     if (o.received != nullptr) o.received[v] = any_sent ? 1 : 0;
+    then(v);
   }
 }
 
 }  // namespace kernels
 
-// out[v] for every vertex of `bins`: four launches on `stream` (small, medium, heavy chunks,
-// heavy totals).
-template <class Msg, class Op, class Source>
+// out[v] for every vertex of `bins`, then then(v): four launches on `stream` (small, medium,
+// heavy chunks, heavy totals).
+template <class Msg, class Op, class Source, class Then = NoVertexStep>
 void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBins& bins,
-                   const Op& op, unsigned max_blocks, cudaStream_t stream) {
+                   const Op& op, unsigned max_blocks, cudaStream_t stream, const Then& then = {}) {
   const auto grid = [&](std::uint64_t threads) {
     const std::uint64_t blocks = (threads + kernels::kBlock - 1) / kernels::kBlock;
     return static_cast<unsigned>(blocks < max_blocks ? (blocks == 0 ? 1 : blocks) : max_blocks);
   };
   const auto small_bin = [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
-    kernels::gather_group_kernel<G, Msg, Op, Source><<<grid(bins.vertices() * G), kernels::kBlock, 0, stream>>>(
-        src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op);
+    kernels::gather_group_kernel<G, Msg, Op, Source, Then><<<grid(bins.vertices() * G), kernels::kBlock, 0, stream>>>(
+        src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op, then);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel (small-degree bin)");
   };
   if (bins.vertices() != 0 && bins.small_lanes() == 1) small_bin(std::integral_constant<int, 1>{});
   else if (bins.vertices() != 0) small_bin(std::integral_constant<int, 4>{});
   if (bins.medium_count() != 0) {
-    kernels::gather_group_kernel<32, Msg, Op, Source><<<grid(bins.medium_count() * 32), kernels::kBlock, 0, stream>>>(
-        src, out, bins.medium(), bins.medium_count(), 0, op);
+    kernels::gather_group_kernel<32, Msg, Op, Source, Then><<<grid(bins.medium_count() * 32), kernels::kBlock, 0, stream>>>(
+        src, out, bins.medium(), bins.medium_count(), 0, op, then);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<32> (medium-degree bin)");
   }
   if (bins.heavy_count() != 0) {
@@ -427,21 +446,21 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
         src, out, bins.heavy(), bins.chunk_owner(), bins.chunk_begin(), bins.chunk_count(), partials,
         bins.partial_flags(), op);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_chunk_kernel (high-degree bin)");
-    kernels::gather_chunks_finish_kernel<Msg, Op><<<grid(bins.heavy_count()), kernels::kBlock, 0, stream>>>(
-        out, bins.heavy(), bins.heavy_count(), bins.first_chunk(), partials, bins.partial_flags(), op);
+    kernels::gather_chunks_finish_kernel<Msg, Op, Then><<<grid(bins.heavy_count()), kernels::kBlock, 0, stream>>>(
+        out, bins.heavy(), bins.heavy_count(), bins.first_chunk(), partials, bins.partial_flags(), op, then);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_chunks_finish_kernel (high-degree bin)");
   }
 }
 
 // The same with G lanes for every vertex (MEDUSA_COMBINER=group4|warp: one strategy for all).
-template <int G, class Msg, class Op, class Source>
+template <int G, class Msg, class Op, class Source, class Then = NoVertexStep>
 void gather_uniform(const Source& src, const GatherOut<Msg>& out, std::uint64_t vertices,
-                    const Op& op, unsigned max_blocks, cudaStream_t stream) {
+                    const Op& op, unsigned max_blocks, cudaStream_t stream, const Then& then = {}) {
   if (vertices == 0) return;
   const std::uint64_t blocks = (vertices * G + kernels::kBlock - 1) / kernels::kBlock;
   const unsigned grid = static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
-  kernels::gather_group_kernel<G, Msg, Op, Source><<<grid, kernels::kBlock, 0, stream>>>(
-      src, out, nullptr, vertices, ~EdgeIndex{0}, op);
+  kernels::gather_group_kernel<G, Msg, Op, Source, Then><<<grid, kernels::kBlock, 0, stream>>>(
+      src, out, nullptr, vertices, ~EdgeIndex{0}, op, then);
   MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel");
 }
 

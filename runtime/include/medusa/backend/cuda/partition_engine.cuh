@@ -13,6 +13,7 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/edge_layout.h>
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/field_staging.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
@@ -43,6 +44,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -116,6 +118,7 @@ class PartitionEngine {
   using VertexArrays = typename Program::VertexArrays;
   using EdgeArrays = typename Program::EdgeArrays;
   static constexpr bool kBatchesSupersteps = true;
+  static constexpr bool kFusesVertexIntoGather = true;  // (pending_gather_)
 
   // Init_Device_DS for one partition: checks that everything fits in the GPU's free memory,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
@@ -326,7 +329,9 @@ class PartitionEngine {
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
       const bool one_message = source_messages(work, fill, active, frontier && may_stop);
-      if (may_stop && one_message)
+      if (!frontier && vertex_fusion_ && combine_count_ == V_)  // a VERTEX launch may join the gather
+        pending_gather_ = gathered;
+      else if (may_stop && one_message)
         gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
                op, d_received_.data());
       else
@@ -342,6 +347,23 @@ class PartitionEngine {
              op, d_received_.data());
     }
     edges_visited_ += frontier ? active_vertex_edges_ : E_;
+  }
+  // The gather of a fused pass over every vertex with one message per source waits for the next
+  // operation: a VERTEX launch over every vertex runs in it, on the thread that folds the vertex
+  // (it reads only its own vertex and combined value; the gather reads only the source messages
+  // computed before). Anything else issues the gather alone first. The session calls one of these.
+  bool gather_pending() const { return pending_gather_.has_value(); }
+  template <class Op>
+  void issue_pending_gather(const Op& op) {
+    gpu::DeviceScope on(device_.ordinal);
+    gather(take_pending_gather(), op, d_received_.data());
+  }
+  template <class Op, class Element>
+  void issue_pending_gather(const Op& op, const Element& vertex_element) {
+    gpu::DeviceScope on(device_.ordinal);
+    gather(take_pending_gather(), op, d_received_.data(),
+           gpu::VertexStep<Message, VertexArrays, EdgeArrays, Element>{ctx(), vertex_arrays_, edge_arrays_,
+                                                                      vertex_element});
   }
   // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): the
   // combined values start at the fill value and each frontier edge folds its source's message
@@ -561,6 +583,7 @@ class PartitionEngine {
   // A Run that throws may leave copies from pinned buffers in flight: drain the stream.
   void abandon() {
     cudaSetDevice(device_.ordinal);
+    pending_gather_.reset();
     batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
   }
@@ -724,20 +747,27 @@ class PartitionEngine {
 
  private:
   // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
-  template <class Source, class Op>
-  void gather(const Source& src, const Op& op, std::uint8_t* received) {
+  // `then(v)` runs after v's fold (gather.cuh: NoVertexStep, VertexStep).
+  template <class Source, class Op, class Then = gpu::NoVertexStep>
+  void gather(const Source& src, const Op& op, std::uint8_t* received, const Then& then = {}) {
     receivers_valid_ = false;
     const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
                                       batch_.device_halted()};
     cudaStream_t s = stream_.get();
     switch (combiner_) {
       case gpu::CombinerStrategy::Group4:
-        return gpu::gather_uniform<4, Message>(src, out, combine_count_, op, max_blocks_, s);
+        return gpu::gather_uniform<4, Message>(src, out, combine_count_, op, max_blocks_, s, then);
       case gpu::CombinerStrategy::Warp:
-        return gpu::gather_uniform<32, Message>(src, out, combine_count_, op, max_blocks_, s);
+        return gpu::gather_uniform<32, Message>(src, out, combine_count_, op, max_blocks_, s, then);
       default:
-        return gpu::gather_binned<Message>(src, out, bins_, op, max_blocks_, s);
+        return gpu::gather_binned<Message>(src, out, bins_, op, max_blocks_, s, then);
     }
+  }
+  gpu::SourceMessageSource<Message> take_pending_gather() {
+    MEDUSA_REQUIRE(pending_gather_.has_value(), "internal: no gather is pending");
+    const gpu::SourceMessageSource<Message> src = *pending_gather_;
+    pending_gather_.reset();
+    return src;
   }
 
   // Writes the slots a fused pass left pending. FromSources (a uniform pass): slot j holds the
@@ -1005,6 +1035,9 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
+  // MEDUSA_VERTEX_FUSION=off: a VERTEX launch after a fused pass never runs in its gather.
+  bool vertex_fusion_ = common::choice_from_env("MEDUSA_VERTEX_FUSION", true, {{"off", false}});
+  std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
   // Message slots a fused pass left unwritten: Written (none), FromSources (every slot is
   // d_source_messages_[in_src]), FrontierSources (slots of sources outside the flags
   // pushed_sources_ points at hold init_value_), Unwritten (a push of a program whose slots

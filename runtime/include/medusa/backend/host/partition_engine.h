@@ -51,6 +51,7 @@ class PartitionEngine {
   using EdgeArrays = typename Program::EdgeArrays;
   using GraphType = Graph<Vertex, Edge>;
   static constexpr bool kBatchesSupersteps = false;  // (the host has no read-back to save)
+  static constexpr bool kFusesVertexIntoGather = false;  // (fewer passes save the host nothing)
 
   // Init_Device_DS for one partition: topology, memory check, structure-of-arrays (fields gathered
   // from the user's graph through the view's maps), message buffer, frontier seeded with `seeds`.
