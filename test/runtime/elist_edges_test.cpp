@@ -309,6 +309,10 @@ struct VisitHalting {
     if (take_lower_level(v) && v.level == halt_level) medusa::Halt();
   }
 };
+// The combined message as the level: what the last Combiner left, for every vertex.
+struct TakeCombined {
+  MEDUSA_HD void operator()(Vertex& v) const { v.level = v.combined_msg(); }
+};
 template <class F>
 struct LevelVisit_element {
   F f;
@@ -321,6 +325,7 @@ struct LevelVisit_element {
 }  // namespace medusa_gen_Visit
 using Visit = medusa_gen_Visit::Visit;
 using VisitHalting = medusa_gen_Visit::VisitHalting;
+using TakeCombined = medusa_gen_Visit::TakeCombined;
 }  // namespace elist_edges_test
 
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Expand, ELIST, elist_edges_test::medusa_gen_Expand::Expand_element, elist_edges_test::LevelProgram)
@@ -328,6 +333,9 @@ MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandEdges, elist_edges_test::me
 MEDUSA_TEST_EMV_EDGES_LAUNCH(elist_edges_test::ExpandUniform, elist_edges_test::medusa_gen_Expand::ExpandUniform_edge_element, elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::Visit, VERTEX,
                        elist_edges_test::medusa_gen_Visit::LevelVisit_element<elist_edges_test::Visit>,
+                       elist_edges_test::LevelProgram)
+MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::TakeCombined, VERTEX,
+                       elist_edges_test::medusa_gen_Visit::LevelVisit_element<elist_edges_test::TakeCombined>,
                        elist_edges_test::LevelProgram)
 MEDUSA_TEST_EMV_LAUNCH(elist_edges_test::VisitHalting, VERTEX,
                        elist_edges_test::medusa_gen_Visit::LevelVisit_element<elist_edges_test::VisitHalting>,
@@ -679,3 +687,39 @@ TEST_CASE("BFS-Q halted inside a batch goes on from its frontier in the next Run
   }
 }
 
+
+namespace elist_edges_test {
+void take_combined_step() { medusa::EMV<medusa::VERTEX>::Run(TakeCombined{}); }
+}  // namespace elist_edges_test
+
+TEST_CASE("combined_msg() after a halt inside a batch is the halting superstep's Combiner's", "[runtime]") {
+  using namespace elist_edges_test;
+  // On the CUDA backend a batch's pushes alternate between two copies of the combined values, and
+  // the supersteps after the halt still trade them on the host: the copy the halting superstep
+  // folded into must be the one combined_msg() reads afterwards. Compared with no batches at all.
+  const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
+      replay("MEDUSA_BATCH_REPLAY", nullptr);
+  const medusa_test::EdgeList el = path_graph(3000);
+  const auto halted_then_combined = [&](bool replayable) {
+    if (replayable) medusa::detail::register_replayable_iteration(&halting_bfs_step<1235>);
+    return bfs_levels(el, 0, [&](auto& device) {
+      const medusa::RunStats halted =
+          replayable ? device.Run(&halting_bfs_step<1235>) : device.Run([] { halting_bfs_step<1235>(); });
+      CHECK(halted.supersteps == 1235);
+      return device.Run(&take_combined_step);
+    });
+  };
+  const LevelRun expected = [&] {
+    const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", "off");
+    return halted_then_combined(false);
+  }();
+  CHECK(expected.levels[1235] == 1235);  // (the halting superstep's message to the next vertex)
+  CHECK(expected.levels[1236] == UINT_MAX);
+  for (const char* mode : {"auto", "always"}) {
+    for (bool replayable : {false, true}) {
+      const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", mode);
+      INFO("MEDUSA_SUPERSTEP_BATCH=" << mode << (replayable ? ", replayable" : ", issued by the host"));
+      CHECK(halted_then_combined(replayable).levels == expected.levels);
+    }
+  }
+}

@@ -86,7 +86,8 @@ MemoryPlan plan_memory(const GraphShape& g) {
   if (g.frontier_flags)
     p.items.push_back({"frontier flags, two copies (pulled and pushed frontiers)", mul(V, 2)});
   if (g.receiver_queues)
-    p.items.push_back({"receiver queues, two (pushes in batches of supersteps)", mul(V, 2 * sizeof(std::uint32_t))});
+    p.items.push_back({"receiver queues, two, and spare combined values and flags (pushes in batches of supersteps)",
+                       add(mul(V, 2 * sizeof(std::uint32_t) + g.message_bytes), mul(add(V, 3) / 4, 4))});
   if (g.queued_frontier)
     p.items.push_back({"next frontier queue (SetActive in batches of supersteps)", mul(V, sizeof(std::uint32_t))});
   p.items.push_back({"column-major out-edges (layout)", g.column_edge_bytes});

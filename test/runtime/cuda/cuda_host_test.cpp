@@ -52,11 +52,12 @@ TEST_CASE("memory plan counts the receiver queues and the queued frontier of bat
   gpu::GraphShape g;
   g.vertices = 1000;
   g.edges = 16000;
+  g.message_bytes = 4;
   const std::uint64_t without = gpu::plan_memory(g).total();
-  g.receiver_queues = true;
-  CHECK(gpu::plan_memory(g).total() == without + 2 * 1000 * 4);
+  g.receiver_queues = true;  // two queues, spare combined values (4 bytes) and flags (1)
+  CHECK(gpu::plan_memory(g).total() == without + 1000 * (2 * 4 + 4 + 1));
   g.queued_frontier = true;
-  CHECK(gpu::plan_memory(g).total() == without + 3 * 1000 * 4);
+  CHECK(gpu::plan_memory(g).total() == without + 1000 * (3 * 4 + 4 + 1));
 }
 
 TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",

@@ -172,6 +172,15 @@ class PartitionedSession : public SessionBase {
         });
       }
     }
+    if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
+      if (domain == Domain::Received && engines_.size() == 1) {  // may run in the superstep's end
+        flush_deferred();
+        if (engines_[0]->hold_receiver_vertex(element)) {
+          vertex_held_ = true;
+          return;
+        }
+      }
+    }
     const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
       dispatch<K>(domain, [&](Engine& e, const LaunchRange& r) {
         e.template launch<K>(domain, element, r);
@@ -292,6 +301,9 @@ class PartitionedSession : public SessionBase {
     };
   }
   void flush_deferred() {
+    if constexpr (Engine::kBatchesSupersteps) {
+      if (std::exchange(vertex_held_, false)) engines_[0]->issue_held_vertex();
+    }
     if constexpr (Engine::kFusesVertexIntoGather) {
       if (std::exchange(gather_pending_, false))
         visit_builtin_combiner<Message>(conf_.combinerOpType,
@@ -308,6 +320,7 @@ class PartitionedSession : public SessionBase {
     }
   }
   void clear_deferred() {
+    vertex_held_ = false;
     gather_pending_ = false;
     fill_deferred_ = false;
     deferred_push_ = nullptr;
@@ -358,10 +371,13 @@ class PartitionedSession : public SessionBase {
       medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
-      flush_deferred();
+      // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
+      // (nothing else can be deferred after it: every later call would have issued it).
+      if (!vertex_held_) flush_deferred();
       const bool last = step + 1 >= conf_.maxIteration;
       if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
         Engine& e = *engines_[0];
+        vertex_held_ = false;
         if (e.batching()) {
           ++stats_.batched_supersteps;
           const auto* o = e.finish_batched_superstep(host_votes_, last);
@@ -501,6 +517,7 @@ class PartitionedSession : public SessionBase {
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
   bool gather_pending_ = false;  // the fused pass's gather waits for a VERTEX launch (CUDA engine)
+  bool vertex_held_ = false;     // the engine holds a VERTEX launch for the superstep's end (CUDA engine)
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};

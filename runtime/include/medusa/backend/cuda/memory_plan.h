@@ -27,7 +27,7 @@ struct GraphShape {
   std::uint64_t combiner_bin_bytes = 0;  // the Combiner's degree lists, heavy chunks and partials
   std::uint64_t queue_scan_bytes = 0; // degree scan of the vertex queue and its CUB storage
   bool frontier_flags = false;        // the vertex frontier as flags too, twice (pulls, pushes)
-  bool receiver_queues = false;       // two queues of the vertices a batched push reached
+  bool receiver_queues = false;       // two queues of the vertices a batched push reached, spare combined
   bool queued_frontier = false;       // a second vertex queue: SetActive() in batched supersteps
   std::uint64_t column_edge_bytes = 0;  // the column slots of Layout::ColumnMajor / Hybrid
 };

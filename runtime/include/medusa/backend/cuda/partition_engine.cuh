@@ -255,8 +255,11 @@ class PartitionEngine {
       d_received_.allocate((V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
       d_received_.zero(s);
     }
-    if (receiver_queues_)
+    if (receiver_queues_) {
       for (auto& q : d_receivers_) q.allocate(V_);
+      d_combined_spare_.allocate(V_);
+      d_received_spare_.allocate((V_ + 3) / 4 * 4);
+    }
     d_counters_.allocate(1);
     d_counters_.zero(s);
     batch_.allocate();
@@ -271,6 +274,7 @@ class PartitionEngine {
   // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
   void download(Graph<Vertex, Edge>& graph) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     require_exact_counts();
     stream_.sync();
     std::vector<std::byte> staging;
@@ -285,6 +289,7 @@ class PartitionEngine {
   template <class Op>
   void combine(const Op& op) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     if (skips_unbatchable()) return;
     ensure_message_buffer();
     materialize_slots();
@@ -307,6 +312,7 @@ class PartitionEngine {
   template <class Work, class Op>
   void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     // A batch may pull over every vertex, and push a frontier unless the push would leave slots
     // pending on its flags (a pulled frontier would count its edges from a stale size).
     constexpr bool pushable = common::may_push_combine<Op, Message> &&
@@ -365,6 +371,38 @@ class PartitionEngine {
            gpu::VertexStep<Message, VertexArrays, EdgeArrays, Element>{ctx(), vertex_arrays_, edge_arrays_,
                                                                       vertex_element});
   }
+  // ---- The VERTEX launch over a batched push's receivers, joined with the superstep's end ----
+  // Held back when it may be the last operation of a queued superstep: finish_batched_superstep
+  // then runs it in the kernel that ends the superstep; any other operation issues it first.
+  template <class Element>
+  bool hold_receiver_vertex(const Element& element) {
+    if (!end_fusion_ || !receiver_queues_ || !batch_.active() || batch_.stopped() || !superstep_queued_ ||
+        !receivers_valid_)
+      return false;
+    issue_held();
+    held_issue_ = [this, element] {
+      gpu::run_on_partition<VERTEX>(*this, Domain::Received, element, common::LaunchRange::whole(V_));
+    };
+    held_join_ = [this, element](const gpu::kernels::QueuedSuperstepEnd<gpu::StepCounters>& end) {
+      const bool reset = spare_ == SpareState::Dirty;
+      const gpu::kernels::ReceiverTail<Message> tail{d_receivers_[receivers_queue_].data(),
+                                            batch_.device_receiver_count(receivers_queue_),
+                                            reset ? d_receivers_[spare_queue_].data() : nullptr,
+                                            batch_.device_receiver_count(spare_queue_),
+                                            d_combined_spare_.data(),
+                                            d_received_spare_.data(),
+                                            spare_fill_};
+      const std::uint64_t threads = std::max(batch_.vertex_edge_bound(), batch_.vertex_bound());
+      gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays, EdgeArrays, Element>
+          <<<gpu::grid_for(threads, max_blocks_), 256, 0, stream_.get()>>>(ctx(), vertex_arrays_, edge_arrays_,
+                                                                         element, tail, end);
+      MEDUSA_CUDA_CHECK_LAUNCH("receivers_vertex_end_kernel");
+      if (reset) spare_ = SpareState::Clean;
+    };
+    return true;
+  }
+  // Issues a held VERTEX launch as it was made (before any other operation).
+  void issue_held_vertex() { issue_held(); }
   // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): the
   // combined values start at the fill value and each frontier edge folds its source's message
   // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
@@ -416,6 +454,7 @@ class PartitionEngine {
   void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
     static_assert(Program::uses.combiner_consumes_slots, "push_fold_edges: the slots must not be read");
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     if (skips_unbatchable()) return;
     init_value_ = fill;
     ensure_message_buffer();
@@ -429,10 +468,12 @@ class PartitionEngine {
   // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
   void reset_combined(const Message& fill) {
     receivers_valid_ = false;
+    reset_combined(d_combined_.data(), d_received_.data(), fill);
+  }
+  void reset_combined(Message* combined, std::uint8_t* received, const Message& fill) {
     if (V_ == 0) return;
     gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
-                                                   stream_.get()>>>(d_combined_.data(), d_received_.data(), V_, fill,
-                                                                    batch_.device_halted());
+                                                   stream_.get()>>>(combined, received, V_, fill, batch_.device_halted());
     MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
   }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
@@ -479,6 +520,7 @@ class PartitionEngine {
 
   void init_message_buffer(const Message& value) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     if (skips_unbatchable()) return;
     init_value_ = value;
     ensure_message_buffer();
@@ -493,6 +535,7 @@ class PartitionEngine {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     // VERTEX launches may run in a batch; the others may read or write slots.
     if (K == VERTEX ? batch_.stopped() : skips_unbatchable()) return;
     if constexpr (K != VERTEX) materialize_slots();
@@ -501,6 +544,7 @@ class PartitionEngine {
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     if (skips_unbatchable()) return;
     materialize_slots();
     gpu::run_elist_edges_on_partition(*this, domain, element, range);
@@ -526,6 +570,7 @@ class PartitionEngine {
   // Promotes the frontiers and starts reading the counters back.
   void finish_superstep() {
     gpu::DeviceScope on(device_.ordinal);
+    issue_held();
     cudaStream_t s = stream_.get();
     promote_frontiers(s);
     active_scan_valid_ = false;
@@ -546,6 +591,8 @@ class PartitionEngine {
     if (batch_.should_start(step_batchable_, active_vertex_edges_, E_, Program::uses.vertex_frontier)) {
       batch_.start(stream_.get(), superstep_ + 1, active_vertex_count_, active_vertex_edges_);
       receivers_valid_ = false;
+      if (spare_ == SpareState::Dirty) spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
+      combined_swaps_ = 0;
       batch_start_ = host_step_state();
       batch_start_edges_ = edges_visited_;
     }
@@ -560,6 +607,7 @@ class PartitionEngine {
   const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
     gpu::DeviceScope on(device_.ordinal);
     if (batch_.stopped()) {
+      held_issue_ = nullptr, held_join_ = nullptr;  // (it would do nothing)
       batch_.restart();
       return &batch_.outcome();
     }
@@ -568,14 +616,25 @@ class PartitionEngine {
     if (superstep_queued_) {  // SetActive() queued the next frontier and set its flags
       MEDUSA_REQUIRE(slots_ != SlotState::FrontierSources,
                      "internal: message slots pending on a pushed frontier in a queued superstep");
-      swap_queued_frontiers();
+      if (held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
+        const auto join = std::move(held_join_);
+        held_issue_ = nullptr, held_join_ = nullptr;
+        join(batch_.queued_end(d_counters_.data(), host_votes, Program::uses.continue_vote,
+                               /*ending=*/d_active_vertices_.data(), /*its flags=*/d_active_flags_.data()));
+        swap_queued_frontiers();
+        full = batch_.superstep_ended();
+      } else {
+        swap_queued_frontiers();
+        full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote,
+                                    /*ending=*/d_next_queue_.data(), /*its flags=*/d_next_active_vertex_.data());
+      }
       ++queued_swaps_;
-      full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote,
-                                  /*ending=*/d_next_queue_.data(), /*its flags=*/d_next_active_vertex_.data());
     } else {
+      issue_held();
       promote_frontiers(s);
       full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
     }
+    swaps_by_step_[superstep_ - batch_.first_step()] = combined_swaps_;
     active_scan_valid_ = false;
     if (!full && !last) return nullptr;
     return &take_batch(last);
@@ -584,6 +643,7 @@ class PartitionEngine {
   void abandon() {
     cudaSetDevice(device_.ordinal);
     pending_gather_.reset();
+    held_issue_ = nullptr, held_join_ = nullptr;
     batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
   }
@@ -602,6 +662,7 @@ class PartitionEngine {
     superstep_ = step + gpu::BatchPolicy::kLength - 1;
     batch_.replay(stream_.get());
     queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
+    combined_swaps_ = swaps_by_step_.back();     // (and swaps_by_step_ is still the recording's)
     edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
     return take_batch(/*leave=*/superstep_ + 1 >= conf_.maxIteration);
   }
@@ -948,6 +1009,12 @@ class PartitionEngine {
     if (o.stopped && superstep_queued_ && ((o.stop_step + 1 - first_step) & 1u) != (queued_swaps_ & 1u))
       swap_queued_frontiers();
     queued_swaps_ = 0;
+    if (o.stopped) {  // the same for the combined values' buffers; nothing is known of the spare
+      if (((combined_swaps_ - swaps_by_step_[o.stop_step - first_step]) & 1u) != 0) swap_combined_buffers();
+      spare_ = SpareState::Unknown;
+      receivers_valid_ = false;
+    }
+    combined_swaps_ = 0;
     batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
     batch_start_edges_ = edges_visited_;
@@ -959,28 +1026,44 @@ class PartitionEngine {
 
   // A push of a batch whose slots nothing reads: it keeps its receivers as a queue.
   bool receiver_push() const { return receiver_queues_ && batch_.active(); }
-  // Resets the combined values and the receiver flags for a push: only those of the last push's
-  // receivers when it left everything else at the same fill value. Returns the queue the push
-  // appends to.
+  // Readies the combined values and receiver flags a push folds into, and returns the queue it
+  // appends to. Such pushes alternate between two copies of both: the one a push leaves stays
+  // current (combined_msg() reads it until the next Combiner), and the spare one differs from the
+  // fill value only at the receivers of the push before. The end of the superstep resets those when
+  // it runs the VERTEX launch over the receivers (receivers_vertex_end_kernel); otherwise the
+  // push resets them here, or every vertex when it knows nothing of the spare.
   gpu::ReceiverQueue start_receiver_push(const Message& fill) {
     cudaStream_t s = stream_.get();
     const int next = receivers_queue_ ^ 1;
     unsigned long long* next_count = batch_.device_receiver_count(next);
-    if (receivers_valid_ && std::memcmp(&fill, &receivers_fill_, sizeof(Message)) == 0) {
+    const bool same_fill = std::memcmp(&fill, &spare_fill_, sizeof(Message)) == 0;
+    if (spare_ == SpareState::Dirty && same_fill) {
+      MEDUSA_REQUIRE(spare_queue_ == next, "internal: the spare receivers are not in the next push's queue");
       gpu::kernels::reset_receivers_kernel<Message>
           <<<gpu::grid_for(batch_.vertex_edge_bound(), max_blocks_), gpu::kernels::kBlock, 0, s>>>(
-              d_combined_.data(), d_received_.data(), d_receivers_[receivers_queue_].data(),
-              batch_.device_receiver_count(receivers_queue_), next_count, fill, batch_.device_halted());
+              d_combined_spare_.data(), d_received_spare_.data(), d_receivers_[next].data(), next_count, fill,
+              batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("reset_receivers_kernel");
-    } else {
-      reset_combined(fill);
-      MEDUSA_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(*next_count), s));
+    } else if (spare_ != SpareState::Clean || !same_fill) {
+      reset_combined(d_combined_spare_.data(), d_received_spare_.data(), fill);
     }
+    if (spare_ != SpareState::Clean || !same_fill)  // (a clean spare's next queue is empty)
+      MEDUSA_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(*next_count), s));
+    swap_combined_buffers();
+    spare_ = receivers_valid_ ? SpareState::Dirty : SpareState::Unknown;
+    spare_queue_ = receivers_queue_;
+    spare_fill_ = receivers_fill_;
     receivers_queue_ = next;
     receivers_valid_ = true;
     receivers_fill_ = fill;
     return {d_receivers_[next].data(), next_count};
   }
+  void swap_combined_buffers() {
+    std::swap(d_combined_, d_combined_spare_);
+    std::swap(d_received_, d_received_spare_);
+    ++combined_swaps_;
+  }
+
 
   // The end of a queued superstep: the next frontier's flags and queue become the current ones.
   void swap_queued_frontiers() {
@@ -1038,6 +1121,18 @@ class PartitionEngine {
   // MEDUSA_VERTEX_FUSION=off: a VERTEX launch after a fused pass never runs in its gather.
   bool vertex_fusion_ = common::choice_from_env("MEDUSA_VERTEX_FUSION", true, {{"off", false}});
   std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
+  // MEDUSA_END_FUSION=off: the VERTEX launch over a batched push's receivers is never joined with
+  // the superstep's end (hold_receiver_vertex).
+  bool end_fusion_ = common::choice_from_env("MEDUSA_END_FUSION", true, {{"off", false}});
+  std::function<void()> held_issue_;
+  std::function<void(const gpu::kernels::QueuedSuperstepEnd<gpu::StepCounters>&)> held_join_;
+  void issue_held() {
+    if (!held_issue_) return;
+    const auto issue = std::move(held_issue_);
+    held_issue_ = nullptr;
+    held_join_ = nullptr;
+    issue();
+  }
   // Message slots a fused pass left unwritten: Written (none), FromSources (every slot is
   // d_source_messages_[in_src]), FrontierSources (slots of sources outside the flags
   // pushed_sources_ points at hold init_value_), Unwritten (a push of a program whose slots
@@ -1101,6 +1196,19 @@ class PartitionEngine {
   std::array<gpu::DeviceBuffer<VertexId>, 2> d_receivers_;
   int receivers_queue_ = 0;
   bool receivers_valid_ = false;
+  // The spare copies of the combined values and receiver flags (start_receiver_push): Clean (all
+  // spare_fill_, received 0, and the next push's queue empty), Dirty (spare_fill_ except at the
+  // receivers in queue spare_queue_), or Unknown.
+  enum class SpareState { Unknown, Clean, Dirty };
+  gpu::DeviceBuffer<Message> d_combined_spare_;
+  gpu::DeviceBuffer<std::uint8_t> d_received_spare_;
+  SpareState spare_ = SpareState::Unknown;
+  int spare_queue_ = 0;
+  Message spare_fill_{};
+  // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
+  // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
+  std::uint32_t combined_swaps_ = 0;
+  std::array<std::uint32_t, gpu::BatchPolicy::kLength> swaps_by_step_{};
   Message receivers_fill_{};
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   // What the host side of the engine carries from one superstep to the next. A batch that ends
@@ -1115,21 +1223,28 @@ class PartitionEngine {
     int receivers_queue;
     bool receivers_valid, active_scan_valid, messages_allocated;
     std::array<unsigned char, sizeof(Message)> init_value, receivers_fill;
+    const Message* combined;
+    SpareState spare;
+    int spare_queue;
+    std::array<unsigned char, sizeof(Message)> spare_fill;
     bool operator==(const HostStepState& o) const {
       return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
              pushed_flags == o.pushed_flags && next_flags == o.next_flags && active_queue == o.active_queue &&
              receivers_queue == o.receivers_queue &&
              receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
              messages_allocated == o.messages_allocated && init_value == o.init_value &&
-             receivers_fill == o.receivers_fill;
+             receivers_fill == o.receivers_fill && combined == o.combined && spare == o.spare &&
+             spare_queue == o.spare_queue && spare_fill == o.spare_fill;
     }
   };
   HostStepState host_step_state() const {
     HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(),
                     d_next_active_vertex_.data(), d_active_vertices_.data(), receivers_queue_,
-                    receivers_valid_, active_scan_valid_, messages_allocated_, {}, {}};
+                    receivers_valid_, active_scan_valid_, messages_allocated_, {}, {},
+                    d_combined_.data(), spare_, spare_queue_, {}};
     std::memcpy(h.init_value.data(), &init_value_, sizeof(Message));
     std::memcpy(h.receivers_fill.data(), &receivers_fill_, sizeof(Message));
+    std::memcpy(h.spare_fill.data(), &spare_fill_, sizeof(Message));
     return h;
   }
   HostStepState batch_start_{};  // at the start of the batch being issued

@@ -141,16 +141,15 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// combined[v] = fill and received[v] = 0 for the *count vertices of `reached` (the last batched
-// push's receivers): the start of the next one, in place of a pass over every vertex. Also empties
-// the queue the next push appends to (`next_count`).
+// combined[v] = fill and received[v] = 0 for the *count vertices of `reached` (the receivers of an
+// earlier batched push, in the buffers the next push folds into): the start of that push, in place of
+// a pass over every vertex.
 template <class Msg>
 __global__ void __launch_bounds__(kBlock)
     reset_receivers_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                            const VertexId* __restrict__ reached, const unsigned long long* __restrict__ count,
-                           unsigned long long* __restrict__ next_count, Msg fill, const int* __restrict__ halted) {
+                           Msg fill, const int* __restrict__ halted) {
   if (batch_halted(halted)) return;
-  if (blockIdx.x == 0 && threadIdx.x == 0) *next_count = 0;
   const std::uint64_t n = *count, stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const VertexId v = reached[i];

@@ -83,33 +83,97 @@ __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, Ba
   end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
 }
 
-// With the next frontier queued by SetActive() (KernelCtx::next_active_queue): clears the flags of
-// the frontier that ends, `flags` (its flag buffer becomes the next superstep's SetActive flags),
-// then the last block to finish ends the superstep. O(frontier) instead of a compaction's O(V);
-// the few blocks' atomic is cheap, and no block still reads the frontier's size when it changes.
+// The end of a batched superstep whose next frontier SetActive() queued (KernelCtx::next_active_queue):
+// the flags of the frontier that ends, `flags` (its flag buffer becomes the next superstep's
+// SetActive flags), are cleared by the kernel's blocks, then the last block to finish ends the
+// superstep. O(frontier) instead of a compaction's O(V); the few blocks' atomic is cheap, and no
+// block still reads the frontier's size when it changes.
 template <class Counters>
-__global__ void __launch_bounds__(256)
-    clear_frontier_end_batched_superstep_kernel(const VertexId* __restrict__ ending, std::uint8_t* __restrict__ flags,
-                                               Counters* __restrict__ counters, BatchState* __restrict__ b,
-                                               HostVotes host, std::uint32_t frontier_launches,
-                                               bool continue_vote, int* next_votes) {
-  if (b->halted != 0) return;
-  const unsigned long long n = b->active_vertices;
+struct QueuedSuperstepEnd {
+  const VertexId* ending;
+  std::uint8_t* flags;
+  Counters* counters;
+  BatchState* b;
+  HostVotes host;
+  std::uint32_t frontier_launches;
+  bool continue_vote;
+  int* next_votes;
+
+  __device__ bool halted() const { return b->halted != 0; }
+  __device__ unsigned long long ending_count() const { return b->active_vertices; }
+  __device__ void clear(unsigned long long i) const { flags[ending[i]] = 0; }
+  // Called by every thread of every block after its share: the last block to get here runs
+  // `last()` (on one thread) and ends the superstep.
+  template <class Last>
+  __device__ void end_by_last_block(const Last& last) const {
+    __shared__ bool is_last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();
+      is_last = atomicAdd(&b->blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last || threadIdx.x != 0) return;
+    b->blocks_done = 0;
+    __threadfence();
+    last();
+    end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
+  }
+};
+
+template <class Counters>
+__global__ void __launch_bounds__(256) clear_frontier_end_batched_superstep_kernel(const QueuedSuperstepEnd<Counters> e) {
+  if (e.halted()) return;
+  const unsigned long long n = e.ending_count();
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
-    flags[ending[i]] = 0;
-  __shared__ bool last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    last = atomicAdd(&b->blocks_done, 1u) == gridDim.x - 1;
+    e.clear(i);
+  e.end_by_last_block([] {});
+}
+
+// The receivers' side of a joined end (receivers_vertex_end_kernel).
+template <class Msg>
+struct ReceiverTail {
+  const VertexId* receivers;  // this superstep's push reached these
+  const unsigned long long* count;
+  const VertexId* stale;  // the push before reached these, in the spare buffers; null: none to reset
+  unsigned long long* stale_count;
+  Msg* spare_combined;
+  std::uint8_t* spare_received;
+  Msg fill;
+};
+
+// The last three steps of a batched superstep that pushed into its receivers, as one kernel: the
+// VERTEX launch over the receivers; the reset of the spare combined values and receiver flags that
+// the push before dirtied, so that the next push starts from clean ones without a kernel of its own;
+// and the end (the ending frontier's flags cleared, the last block ending the superstep). A road
+// network's level is then two kernels instead of four, each of which costs a launch and a chain of
+// dependent loads.
+template <class Counters, class Msg, class VA, class EA, class Element>
+__global__ void __launch_bounds__(256)
+    receivers_vertex_end_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
+                                const __grid_constant__ EA ea, const __grid_constant__ Element f,
+                                const ReceiverTail<Msg> r, const QueuedSuperstepEnd<Counters> e) {
+  if (e.halted()) return;
+  const unsigned long long received = *r.count, stale = r.stale != nullptr ? *r.stale_count : 0,
+                           ending = e.ending_count();
+  const unsigned long long most = received > stale ? received : stale;
+  const unsigned long long n = most > ending ? most : ending;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    if (i < received) f(c, va, ea, r.receivers[i]);
+    if (i < stale) {
+      const VertexId v = r.stale[i];
+      r.spare_combined[v] = r.fill;
+      r.spare_received[v] = 0;
+    }
+    if (i < ending) e.clear(i);
   }
-  __syncthreads();
-  if (!last || threadIdx.x != 0) return;
-  b->blocks_done = 0;
-  __threadfence();
-  end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
+  e.end_by_last_block([&] {
+    if (r.stale != nullptr) *r.stale_count = 0;  // (every block read it before it got here)
+  });
 }
 
 }  // namespace kernels
@@ -215,21 +279,38 @@ class SuperstepBatch {
   template <class Counters>
   bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
                      bool continue_vote, const VertexId* ending = nullptr, std::uint8_t* flags = nullptr) {
-    HostVotes host{};
-    for (int i = 0; i < kVoteSlots; ++i) host.votes[i] = host_votes[i];
-    int* next_votes = reinterpret_cast<int*>(counters);  // (the vote slots come first)
     if (ending != nullptr) {
       kernels::clear_frontier_end_batched_superstep_kernel<<<end_blocks(), 256, 0, s>>>(
-          ending, flags, counters, d_state_.data(), host, frontier_launches_, continue_vote, next_votes);
+          queued_end(counters, host_votes, continue_vote, ending, flags));
       MEDUSA_CUDA_CHECK_LAUNCH("clear_frontier_end_batched_superstep_kernel");
     } else {
-      kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host, frontier_launches_,
-                                                             continue_vote, next_votes);
+      kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host_votes_of(host_votes),
+                                                             frontier_launches_, continue_vote,
+                                                             reinterpret_cast<int*>(counters));
       MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
     }
+    return superstep_ended();
+  }
+  // The same for a queued superstep whose end the caller launches, joined with other work
+  // (PartitionEngine: the VERTEX launch over a push's receivers): what its kernel needs, then
+  // superstep_ended() once it is launched.
+  template <class Counters>
+  kernels::QueuedSuperstepEnd<Counters> queued_end(Counters* counters, const std::array<int, kVoteSlots>& host_votes,
+                                                   bool continue_vote, const VertexId* ending,
+                                                   std::uint8_t* flags) const {
+    // (the vote slots come first in Counters)
+    return {ending, flags, counters, d_state_.data(), host_votes_of(host_votes), frontier_launches_,
+            continue_vote, reinterpret_cast<int*>(counters)};
+  }
+  bool superstep_ended() {
     frontier_launches_ = 0;
     next_step_begun_ = true;
     return ++pending_ >= BatchPolicy::kLength;
+  }
+  static HostVotes host_votes_of(const std::array<int, kVoteSlots>& votes) {
+    HostVotes host{};
+    for (int i = 0; i < kVoteSlots; ++i) host.votes[i] = votes[i];
+    return host;
   }
   // Blocks of clear_frontier_end_batched_superstep_kernel: enough for the batch's vertex bound.
   unsigned end_blocks() const {
