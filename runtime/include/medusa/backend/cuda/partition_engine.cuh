@@ -635,6 +635,7 @@ class PartitionEngine {
       full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
     }
     swaps_by_step_[superstep_ - batch_.first_step()] = combined_swaps_;
+    host_edges_by_step_[superstep_ - batch_.first_step()] = edges_visited_ - batch_start_edges_;
     active_scan_valid_ = false;
     if (!full && !last) return nullptr;
     return &take_batch(last);
@@ -1015,6 +1016,8 @@ class PartitionEngine {
       receivers_valid_ = false;
     }
     combined_swaps_ = 0;
+    // Edges the host counted (pulls over every vertex) in supersteps after a stop were not visited.
+    if (o.stopped) edges_visited_ = batch_start_edges_ + host_edges_by_step_[o.stop_step - first_step];
     batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
     batch_start_edges_ = edges_visited_;
@@ -1209,6 +1212,9 @@ class PartitionEngine {
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
   std::uint32_t combined_swaps_ = 0;
   std::array<std::uint32_t, gpu::BatchPolicy::kLength> swaps_by_step_{};
+  // Edges counted on the host since the batch started, by the end of each of its supersteps (a
+  // replay's are its recording's).
+  std::array<std::uint64_t, gpu::BatchPolicy::kLength> host_edges_by_step_{};
   Message receivers_fill_{};
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   // What the host side of the engine carries from one superstep to the next. A batch that ends

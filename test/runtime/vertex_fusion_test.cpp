@@ -1,0 +1,213 @@
+// PageRank without frontiers, with one message per source (what medusa-cc emits for samples/pagerank):
+// on the CUDA backend the VERTEX launch runs in the fused pass's gather. Checked against the same
+// program with that turned off (MEDUSA_VERTEX_FUSION=off), bit for bit, batched and replayed,
+// stopped by maxIteration or by a Halt() cast inside the gather in a batch. Backend-neutral.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/emv_launch.h"
+#include "support/random_graph.h"
+#include "support/scoped_env.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace vertex_fusion_test {
+struct RankVertex {
+  float rank = 1.0f;
+};
+struct RankEdge {};
+}  // namespace vertex_fusion_test
+
+template <>
+struct medusa::ProgramTraits<vertex_fusion_test::RankVertex, vertex_fusion_test::RankEdge> {
+  using Vertex = vertex_fusion_test::RankVertex;
+  using Edge = vertex_fusion_test::RankEdge;
+  using Message = float;
+  struct VertexArrays {
+    float* rank;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 1> vertex_fields{{
+      {"rank", offsetof(Vertex, rank), sizeof(float), medusa::kUpload | medusa::kDownload |
+       medusa::kEdgeRead}}};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  // No frontier: batched from the second superstep.
+  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/true, /*vertex_frontier=*/false,
+                                            false, /*received=*/false, /*messages=*/true};
+};
+
+namespace vertex_fusion_test {
+using Program = medusa::ProgramTraits<RankVertex, RankEdge>;
+using Ctx = medusa::KernelCtx<float>;
+
+namespace medusa_gen_SendRank {
+struct Vertex : medusa::VertexHandle<float> {
+  const float& rank;
+};
+struct Edge : medusa::EdgeHandle<float> {
+  using message_type = float;
+  using arrays_type = Program::EdgeArrays;
+  static MEDUSA_HD Edge make(const Ctx& c, const arrays_type&, medusa::EdgeIndex e, medusa::VertexId head,
+                             medusa::VertexId tail) {
+    return Edge{{&c, e, head, tail}};
+  }
+};
+struct SendRank {
+  MEDUSA_HD void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {
+    float msg = v.rank / v.edge_count();
+    for (unsigned i = 0; i < el.size(); i++) el[i].sendMsg(msg);
+  }
+};
+// What medusa-cc emits for an edge-parallel loop of uniform sends (edge_element_message_*.tmpl).
+struct SendRank_edge_element : SendRank {
+  MEDUSA_HD explicit SendRank_edge_element(const SendRank& f) : SendRank(f) {}
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays& ea,
+                            medusa::VertexId id, std::uint32_t i) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    medusa_edge(v, el, i);
+  }
+  MEDUSA_HD void medusa_edge(Vertex& v, medusa::EdgeList<Edge>& el, std::uint32_t medusa_edge_index) const {
+    float msg = v.rank / v.edge_count();
+    { const unsigned i = medusa_edge_index;
+      el[i].sendMsg(msg); }
+  }
+  MEDUSA_HD float medusa_source_message(const Ctx& c, const Program::VertexArrays& va,
+                                        const Program::EdgeArrays& ea, medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    medusa::EdgeList<Edge> el(&c, &ea, id);
+    return medusa_message(v, el);
+  }
+  MEDUSA_HD float medusa_message(Vertex& v, medusa::EdgeList<Edge>&) const {
+    float msg = v.rank / v.edge_count();
+    return (msg);
+  }
+};
+}  // namespace medusa_gen_SendRank
+using SendRank = medusa_gen_SendRank::SendRank;
+
+namespace medusa_gen_UpdateRank {
+struct Vertex : medusa::VertexHandle<float> {
+  float& rank;
+};
+// Halt() at superstep halt_at (0: never), from every vertex.
+template <unsigned HaltAt>
+struct UpdateRank {
+  MEDUSA_HD void operator()(Vertex& v) const {
+    v.rank = 0.15f + 0.85f * v.combined_msg();
+    if (HaltAt != 0 && medusa::Superstep() == HaltAt) medusa::Halt();
+  }
+};
+template <unsigned HaltAt>
+struct UpdateRank_element {
+  UpdateRank<HaltAt> f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
+                            medusa::VertexId id) const {
+    Vertex v{{&c, id}, va.rank[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_UpdateRank
+template <unsigned HaltAt>
+using UpdateRank = medusa_gen_UpdateRank::UpdateRank<HaltAt>;
+
+template <unsigned HaltAt>
+void pagerank_step() {
+  medusa::InitMessageBuffer(0.0f);
+  medusa::EMV<medusa::ELIST>::Run(SendRank{});
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(UpdateRank<HaltAt>{});
+}
+}  // namespace vertex_fusion_test
+
+MEDUSA_TEST_EMV_EDGES_LAUNCH(vertex_fusion_test::SendRank, vertex_fusion_test::medusa_gen_SendRank::SendRank_edge_element,
+                             vertex_fusion_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(vertex_fusion_test::UpdateRank<0>, VERTEX,
+                       vertex_fusion_test::medusa_gen_UpdateRank::UpdateRank_element<0>, vertex_fusion_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(vertex_fusion_test::UpdateRank<90>, VERTEX,
+                       vertex_fusion_test::medusa_gen_UpdateRank::UpdateRank_element<90>, vertex_fusion_test::Program)
+
+namespace vertex_fusion_test {
+// Uniform random edges plus two hubs of 6000 in- and out-edges: the Combiner's small, warp and
+// chunked bins all have vertices, each running the VERTEX functor after its folds.
+medusa_test::EdgeList hub_graph(bool hubs) {
+  medusa_test::EdgeList g = medusa_test::random_graph(2000, 9000, 11);
+  for (std::uint32_t h = 0; hubs && h < 2; ++h)
+    for (std::uint32_t k = 0; k < 6000; ++k) {
+      g.src.push_back(h * 997);
+      g.dst.push_back(static_cast<std::uint32_t>(medusa_test::mix64(h * 7919 + k) % 2000));
+      g.src.push_back(static_cast<std::uint32_t>(medusa_test::mix64(h * 7919 + k + 3) % 2000));
+      g.dst.push_back(h * 997);
+    }
+  return g;
+}
+
+struct RankRun {
+  std::vector<float> ranks;
+  medusa::RunStats stats;
+};
+template <unsigned HaltAt>
+RankRun run_pagerank(const medusa_test::EdgeList& el, bool replayable) {
+  medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_SUM;
+  conf.maxIteration = 120;
+  auto device = medusa::Init_Device_DS(graph, conf);
+  RankRun run;
+  if (replayable) {
+    medusa::detail::register_replayable_iteration(&pagerank_step<HaltAt>);
+    run.stats = device.Run(&pagerank_step<HaltAt>);
+  } else {
+    run.stats = device.Run([] { pagerank_step<HaltAt>(); });
+  }
+  device.Dump_Result(graph);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
+  return run;
+}
+
+template <unsigned HaltAt>
+void check_against_separate(const medusa_test::EdgeList& el) {
+  const auto separate = [&](bool replayable) {
+    const medusa_test::ScopedEnv vertex("MEDUSA_VERTEX_FUSION", "off");
+    return run_pagerank<HaltAt>(el, replayable);
+  };
+  for (const char* batch : {static_cast<const char*>(nullptr), "always"}) {
+    for (bool replayable : {false, true}) {
+      const medusa_test::ScopedEnv batches("MEDUSA_SUPERSTEP_BATCH", batch);
+      INFO("MEDUSA_SUPERSTEP_BATCH=" << (batch ? batch : "") << (replayable ? ", replayable" : "")
+                                     << ", Halt() at " << HaltAt);
+      const RankRun fused = run_pagerank<HaltAt>(el, replayable);  // (VERTEX in the gather)
+      const RankRun plain = separate(replayable);
+      CHECK(fused.ranks == plain.ranks);  // (the same folds, in the same order)
+      CHECK(fused.stats.supersteps == (HaltAt != 0 ? HaltAt + 1 : 120u));
+      CHECK(fused.stats.supersteps == plain.stats.supersteps);
+      CHECK(fused.stats.stop_reason == plain.stats.stop_reason);
+      CHECK(fused.stats.edges_visited == std::uint64_t{fused.stats.supersteps} * el.src.size());
+      CHECK(fused.stats.edges_visited == plain.stats.edges_visited);
+#if defined(__CUDACC__)
+      CHECK(fused.stats.batched_supersteps > fused.stats.supersteps / 2);
+      if (replayable) CHECK(fused.stats.replayed_supersteps > 0);
+#endif
+    }
+  }
+}
+}  // namespace vertex_fusion_test
+
+TEST_CASE("PageRank without frontiers: its VERTEX launch run in the gather equals it run apart", "[runtime]") {
+  using namespace vertex_fusion_test;
+  const medusa_test::ScopedEnv pull("MEDUSA_PULL_FUSION", nullptr), replay("MEDUSA_BATCH_REPLAY", nullptr);
+  for (bool hubs : {false, true}) {
+    INFO((hubs ? "with hubs" : "no hubs: the small bin only"));
+    const medusa_test::EdgeList el = hub_graph(hubs);
+    check_against_separate<0>(el);   // maxIteration (120)
+    check_against_separate<90>(el);  // Halt() inside a batch (a replayed one when registered)
+  }
+}
