@@ -243,7 +243,9 @@ __global__ void __launch_bounds__(kBlock)
     if (received != nullptr) received[v] = 0;
     if (active != nullptr && active[v] == 0) {
       out[v] = fill;
-    } else if (c.out_offsets[v + 1] != c.out_offsets[v]) {
+    } else if (c.out_degree != nullptr ? c.out_degree[v] != 0 : c.out_offsets[v + 1] != c.out_offsets[v]) {
+      // (4-byte degrees where the pass has them: edge_count() reads them too, and PageRank's pass
+      // over V then reads 12 bytes a vertex instead of 20)
       const Msg x = work.medusa_source_message(c, va, ea, static_cast<VertexId>(v));
       out[v] = x;
       if constexpr (sizeof(Msg) <= sizeof(unsigned long long)) {
