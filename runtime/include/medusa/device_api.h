@@ -105,10 +105,11 @@ template <class Msg>
 MEDUSA_HD inline void queue_active(const KernelCtx<Msg>& c, VertexId v) {
 #if defined(__CUDA_ARCH__)
   const unsigned int lanes = __activemask();
+  const unsigned long long out_degree = c.out_offsets[v + 1] - c.out_offsets[v];  // (read beside the claim)
   const bool first = claim_flag(c.next_active_vertex, v);
   const unsigned int queuing = __ballot_sync(lanes, first);
   if (queuing == 0) return;
-  const unsigned long long degree = first ? c.out_offsets[v + 1] - c.out_offsets[v] : 0;
+  const unsigned long long degree = first ? out_degree : 0;
   unsigned long long degrees = 0;
   for (unsigned int m = queuing; m != 0; m &= m - 1) degrees += __shfl_sync(lanes, degree, __ffs(m) - 1);
   unsigned int lane, below;

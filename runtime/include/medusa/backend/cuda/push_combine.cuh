@@ -3,6 +3,7 @@
 // frontier edge into its head's value, which starts at the fill value.
 #pragma once
 
+#include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/device_api.h>
@@ -14,13 +15,33 @@
 
 namespace medusa::gpu {
 
+// The integer type CUDA's atomicMin / atomicMax take for an integer message (void: none).
+template <class Msg>
+using native_min_max_word = std::conditional_t<
+    !std::is_integral_v<Msg> || (sizeof(Msg) != 4 && sizeof(Msg) != 8), void,
+    std::conditional_t<sizeof(Msg) == 4, std::conditional_t<std::is_signed_v<Msg>, int, unsigned int>,
+                       std::conditional_t<std::is_signed_v<Msg>, long long, unsigned long long>>>;
+
 // *addr = op(*addr, x), atomically, for a 4- or 8-byte message and a min / max operator. Values
 // only move one way under those, so a stale first read can only make the loop try once more, and
-// op(current, x) == current (most edges, once a head has its value) costs no atomic at all.
+// op(current, x) == current (most edges, once a head has its value) costs no atomic at all. An
+// integer message that would change takes one atomicMin / atomicMax whose result nobody waits for
+// (a reduction), instead of a compare-and-swap round trip: a road network's level is a chain of
+// such dependent steps.
 template <class Msg, class Op>
 __device__ __forceinline__ void atomic_fold(Msg* addr, const Msg& x, const Op& op) {
   static_assert(sizeof(Msg) == 4 || sizeof(Msg) == 8, "atomic_fold: 4- or 8-byte messages");
   using Word = std::conditional_t<sizeof(Msg) == 4, unsigned int, unsigned long long>;
+  using Native = native_min_max_word<Msg>;
+  constexpr bool is_min = std::is_same_v<Op, common::MinOp<Msg>>, is_max = std::is_same_v<Op, common::MaxOp<Msg>>;
+  if constexpr (!std::is_void_v<Native> && (is_min || is_max)) {
+    const Msg current = *addr;
+    if (op(current, x) == current) return;
+    Native* native = reinterpret_cast<Native*>(addr);
+    if constexpr (is_min) atomicMin(native, static_cast<Native>(x));
+    else atomicMax(native, static_cast<Native>(x));
+    return;
+  }
   Word* word = reinterpret_cast<Word*>(addr);
   Word old = *word;
   for (;;) {
@@ -41,8 +62,9 @@ __device__ __forceinline__ void atomic_fold(Msg* addr, const Msg& x, const Op& o
 struct ReceiverQueue {
   VertexId* ids = nullptr;  // null: no queue kept
   unsigned long long* count = nullptr;
-  __device__ __forceinline__ void mark(std::uint8_t* received, VertexId w) const {
-    if (received[w] == 0 && medusa::detail::claim_flag(received, w)) ids[atomicAdd(count, 1ull)] = w;
+  // `seen`: received[w] as read before the fold (a set flag stays set).
+  __device__ __forceinline__ void mark(std::uint8_t* received, VertexId w, bool seen) const {
+    if (!seen && medusa::detail::claim_flag(received, w)) ids[atomicAdd(count, 1ull)] = w;
   }
 };
 
@@ -54,8 +76,9 @@ struct PushTarget {
   Op op;
   ReceiverQueue receivers;  // (with received only)
   __device__ __forceinline__ void fold(VertexId w, const Msg& x) const {
+    const bool seen = receivers.ids != nullptr && received[w] != 0;  // (read beside the fold's read)
     atomic_fold(combined + w, x, op);
-    if (receivers.ids != nullptr) receivers.mark(received, w);
+    if (receivers.ids != nullptr) receivers.mark(received, w, seen);
     else if (received != nullptr) received[w] = 1;
   }
 };
