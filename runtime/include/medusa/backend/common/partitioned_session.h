@@ -373,11 +373,10 @@ class PartitionedSession : public SessionBase {
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
       // (nothing else can be deferred after it: every later call would have issued it).
-      if (!vertex_held_) flush_deferred();
+      if (!std::exchange(vertex_held_, false)) flush_deferred();
       const bool last = step + 1 >= conf_.maxIteration;
       if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
         Engine& e = *engines_[0];
-        vertex_held_ = false;
         if (e.batching()) {
           ++stats_.batched_supersteps;
           const auto* o = e.finish_batched_superstep(host_votes_, last);

@@ -97,7 +97,6 @@ class BatchGraph {
         append(out, p.gridDim);
         append(out, p.blockDim);
         append(out, p.sharedMemBytes);
-
       } else if (type == cudaGraphNodeTypeMemset) {
         cudaMemsetParams p{};
         MEDUSA_CUDA_CHECK(cudaGraphMemsetNodeGetParams(node, &p));

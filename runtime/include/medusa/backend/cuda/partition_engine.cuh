@@ -607,7 +607,7 @@ class PartitionEngine {
   const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
     gpu::DeviceScope on(device_.ordinal);
     if (batch_.stopped()) {
-      held_issue_ = nullptr, held_join_ = nullptr;  // (it would do nothing)
+      drop_held();  // (it would do nothing)
       batch_.restart();
       return &batch_.outcome();
     }
@@ -618,7 +618,7 @@ class PartitionEngine {
                      "internal: message slots pending on a pushed frontier in a queued superstep");
       if (held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
         const auto join = std::move(held_join_);
-        held_issue_ = nullptr, held_join_ = nullptr;
+        drop_held();
         join(batch_.queued_end(d_counters_.data(), host_votes, Program::uses.continue_vote,
                                /*ending=*/d_active_vertices_.data(), /*its flags=*/d_active_flags_.data()));
         swap_queued_frontiers();
@@ -644,7 +644,7 @@ class PartitionEngine {
   void abandon() {
     cudaSetDevice(device_.ordinal);
     pending_gather_.reset();
-    held_issue_ = nullptr, held_join_ = nullptr;
+    drop_held();
     batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
   }
@@ -1004,20 +1004,20 @@ class PartitionEngine {
     if (!batch_.replay_ready()) recorded_host_edges_ = edges_visited_ - batch_start_edges_;
     const std::uint32_t first_step = batch_.first_step();
     const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave, repeats);
-    // The supersteps after a stop did nothing on the device, but their ends traded the queued
-    // frontier's buffers on the host: trade them back to where the stopping superstep left them.
+    // The supersteps after a stop did nothing on the device, but the host still issued them: their
+    // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
+    // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
     // (A replay's supersteps are queued when its recording's were: superstep_queued_ is theirs.)
-    if (o.stopped && superstep_queued_ && ((o.stop_step + 1 - first_step) & 1u) != (queued_swaps_ & 1u))
-      swap_queued_frontiers();
-    queued_swaps_ = 0;
-    if (o.stopped) {  // the same for the combined values' buffers; nothing is known of the spare
-      if (((combined_swaps_ - swaps_by_step_[o.stop_step - first_step]) & 1u) != 0) swap_combined_buffers();
-      spare_ = SpareState::Unknown;
+    if (o.stopped) {
+      const std::uint32_t k = o.stop_step - first_step;
+      if (superstep_queued_ && ((k + 1) & 1u) != (queued_swaps_ & 1u)) swap_queued_frontiers();
+      if (((combined_swaps_ - swaps_by_step_[k]) & 1u) != 0) swap_combined_buffers();
+      spare_ = SpareState::Unknown;  // (nothing is known of the spare copy)
       receivers_valid_ = false;
+      edges_visited_ = batch_start_edges_ + host_edges_by_step_[k];
     }
+    queued_swaps_ = 0;
     combined_swaps_ = 0;
-    // Edges the host counted (pulls over every vertex) in supersteps after a stop were not visited.
-    if (o.stopped) edges_visited_ = batch_start_edges_ + host_edges_by_step_[o.stop_step - first_step];
     batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
     batch_start_edges_ = edges_visited_;
@@ -1132,9 +1132,12 @@ class PartitionEngine {
   void issue_held() {
     if (!held_issue_) return;
     const auto issue = std::move(held_issue_);
+    drop_held();
+    issue();
+  }
+  void drop_held() {
     held_issue_ = nullptr;
     held_join_ = nullptr;
-    issue();
   }
   // Message slots a fused pass left unwritten: Written (none), FromSources (every slot is
   // d_source_messages_[in_src]), FrontierSources (slots of sources outside the flags
