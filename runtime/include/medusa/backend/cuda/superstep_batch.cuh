@@ -56,11 +56,14 @@ template <class Counters>
 __device__ void end_batched_superstep(Counters* __restrict__ counters, BatchState* __restrict__ b,
                                       const HostVotes& host, std::uint32_t frontier_launches, bool continue_vote,
                                       int* next_votes) {
+  // Volatile reads (L2): when the superstep ends in the kernel whose functors voted, this SM's L1
+  // may hold a vote word as a functor read it before another SM set it (detail::vote_store).
+  const volatile Counters* seen = counters;
   b->edges_visited += frontier_launches * b->active_vertex_edges;
-  b->active_vertices = counters->next_active_vertices;
-  b->active_vertex_edges = counters->next_active_vertex_edges;
+  b->active_vertices = seen->next_active_vertices;
+  b->active_vertex_edges = seen->next_active_vertex_edges;
   int votes[kVoteSlots];
-  for (int i = 0; i < kVoteSlots; ++i) votes[i] = counters->votes[i] | host.votes[i];
+  for (int i = 0; i < kVoteSlots; ++i) votes[i] = seen->votes[i] | host.votes[i];
   const common::VoteStop stop = common::vote_stop(votes, continue_vote);
   const bool too_many_messages = votes[kVoteTooManyMessages] != 0;
   if (stop == common::VoteStop::None && !too_many_messages) {
