@@ -153,10 +153,39 @@ __global__ void __launch_bounds__(kBlock)
 // Frontier promotion in one pass: appends every i with flags[i] != 0 to queue, clears the flag
 // (copying it to current[i] when `current` is not null: the frontier as flags, for a pull pass),
 // and counts the selected elements (and, for vertices, the sum of their out-degrees, so RunStats
-// knows the edges an ELIST launch over the frontier visits). One atomic per block and pass: a
-// warp-aggregated atomic still made every warp of a 4M-vertex scan queue on one counter (0.3 ms
-// on an H100). The queue is ascending within each block's 256 ids, not globally sorted; the
-// paper's queue has no order either.
+// knows the edges an ELIST launch over the frontier visits). Each thread reads 16 flags in one
+// load, and a block takes one atomic per tile of kCompactTile flags: atomics per 256 flags still
+// queued every block of a 4M-vertex scan on one counter (about 50 us a pass on an H100, kron-22).
+// The queue is ascending within each tile, not globally sorted; the paper's queue has no order.
+inline constexpr std::uint64_t kCompactPerThread = 16;
+inline constexpr std::uint64_t kCompactTile = kBlock * kCompactPerThread;
+
+// Bit k set for each nonzero byte k of the 16 flags at p (fewer at the end of the array).
+__device__ __forceinline__ unsigned nonzero_flag_bits(const std::uint8_t* p, std::uint64_t valid) {
+  unsigned bits = 0;
+  if (valid >= kCompactPerThread) {
+    const uint4 w = *reinterpret_cast<const uint4*>(p);  // (the flag arrays are cudaMalloc'ed: aligned)
+    const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int k = 0; k < 16; ++k) bits |= ((words[k / 4] >> (8 * (k % 4))) & 0xffu) != 0 ? 1u << k : 0u;
+  } else {
+    for (std::uint64_t k = 0; k < valid; ++k) bits |= p[k] != 0 ? 1u << k : 0u;
+  }
+  return bits;
+}
+
+// Writes 16 flags at p: byte k = (bits >> k) & 1 (fewer at the end of the array).
+__device__ __forceinline__ void store_flag_bits(std::uint8_t* p, std::uint64_t valid, unsigned bits) {
+  if (valid >= kCompactPerThread) {
+    unsigned words[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int k = 0; k < 16; ++k) words[k / 4] |= ((bits >> k) & 1u) << (8 * (k % 4));
+    *reinterpret_cast<uint4*>(p) = make_uint4(words[0], words[1], words[2], words[3]);
+  } else {
+    for (std::uint64_t k = 0; k < valid; ++k) p[k] = static_cast<std::uint8_t>((bits >> k) & 1u);
+  }
+}
+
 template <class Index>
 __global__ void __launch_bounds__(kBlock)
     compact_flags_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Index* __restrict__ queue,
@@ -168,25 +197,34 @@ __global__ void __launch_bounds__(kBlock)
   constexpr int kWarps = kBlock / 32;
   __shared__ unsigned warp_count[kWarps], warp_offset[kWarps];
   __shared__ unsigned long long warp_degree[kWarps], block_first;
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * kCompactTile;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
   // Every thread of a block runs the same number of passes (the bound is on the block's base),
-  // so the barriers and ballots below always have the whole block.
-  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x; base < n; base += stride) {
-    const std::uint64_t i = base + threadIdx.x;
-    const bool set = i < n && flags[i] != 0;
-    if (current != nullptr && i < n) current[i] = set ? 1 : 0;
-    // A sparse frontier (a road graph's few hundred vertices) leaves almost every block empty: skip
+  // so the barriers and shuffles below always have the whole block.
+  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * kCompactTile; base < n; base += stride) {
+    const std::uint64_t first = base + threadIdx.x * kCompactPerThread;
+    const std::uint64_t valid = first < n ? (n - first < kCompactPerThread ? n - first : kCompactPerThread) : 0;
+    const unsigned bits = valid != 0 ? nonzero_flag_bits(flags + first, valid) : 0u;
+    if (current != nullptr && valid != 0) store_flag_bits(current + first, valid, bits);
+    // A sparse frontier (a road graph's few hundred vertices) leaves almost every tile empty: skip
     // the counting and the atomics there (the whole block agrees, so the barriers stay whole).
-    if (__syncthreads_or(set ? 1 : 0) == 0) continue;
-    const unsigned mask = __ballot_sync(0xffffffffu, set);
+    if (__syncthreads_or(bits != 0 ? 1 : 0) == 0) continue;
+    const unsigned mine = static_cast<unsigned>(__popc(bits));
     unsigned long long deg = 0;
-    if (set && out_offsets != nullptr) deg = out_offsets[i + 1] - out_offsets[i];
-    for (int o = 16; o > 0; o >>= 1) deg += __shfl_down_sync(0xffffffffu, deg, o);
-    if (lane == 0) {
-      warp_count[warp] = static_cast<unsigned>(__popc(mask));
-      warp_degree[warp] = deg;
+    if (out_offsets != nullptr)
+      for (unsigned m = bits; m != 0; m &= m - 1) {
+        const std::uint64_t i = first + static_cast<unsigned>(__ffs(m) - 1);
+        deg += out_offsets[i + 1] - out_offsets[i];
+      }
+    unsigned before = mine;  // inclusive scan over the warp's lanes
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned other = __shfl_up_sync(0xffffffffu, before, o);
+      if (lane >= static_cast<unsigned>(o)) before += other;
     }
+    for (int o = 16; o > 0; o >>= 1) deg += __shfl_down_sync(0xffffffffu, deg, o);
+    if (lane == 31) warp_count[warp] = before;
+    if (lane == 0) warp_degree[warp] = deg;
+    before -= mine;
     __syncthreads();
     if (threadIdx.x == 0) {
       unsigned total = 0;
@@ -200,9 +238,11 @@ __global__ void __launch_bounds__(kBlock)
       if (out_offsets != nullptr && degrees != 0) atomicAdd(degree_sum, degrees);
     }
     __syncthreads();
-    if (set) {
-      flags[i] = 0;
-      queue[block_first + warp_offset[warp] + __popc(mask & ((1u << lane) - 1u))] = static_cast<Index>(i);
+    if (bits != 0) {
+      unsigned long long at = block_first + warp_offset[warp] + before;
+      for (unsigned m = bits; m != 0; m &= m - 1)
+        queue[at++] = static_cast<Index>(first + static_cast<unsigned>(__ffs(m) - 1));
+      store_flag_bits(flags + first, valid, 0u);
     }
   }
 }

@@ -1077,6 +1077,9 @@ class PartitionEngine {
   // The vote slots are the first member of the device StepCounters.
   int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
 
+  unsigned compact_grid(std::uint64_t flags) const {  // a thread per kCompactPerThread flags
+    return gpu::grid_for((flags + gpu::kernels::kCompactPerThread - 1) / gpu::kernels::kCompactPerThread, max_blocks_);
+  }
   // SetActive flags of this superstep -> the queues the next superstep's Domain::Active reads.
   void promote_frontiers(cudaStream_t s) {
     gpu::StepCounters* c = d_counters_.data();
@@ -1087,13 +1090,13 @@ class PartitionEngine {
     if (slots_ == SlotState::FrontierSources && pushed_sources_ == d_active_flags_.data())
       std::swap(d_active_flags_, d_pushed_flags_);
     if (Program::uses.vertex_frontier && V_ != 0) {
-      gpu::kernels::compact_flags_kernel<VertexId><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+      gpu::kernels::compact_flags_kernel<VertexId><<<compact_grid(V_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
           d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(), batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
     }
     if (Program::uses.edge_frontier && E_ != 0) {
-      gpu::kernels::compact_flags_kernel<EdgeIndex><<<gpu::grid_for(E_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
+      gpu::kernels::compact_flags_kernel<EdgeIndex><<<compact_grid(E_), gpu::kernels::kBlock, 0, s>>>(
           d_next_active_edge_.data(), E_, d_active_edges_.data(), &c->next_active_edges, nullptr,
           nullptr, nullptr, nullptr);
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
