@@ -62,20 +62,34 @@ struct FusedSource {
 };
 
 // Slot values gathered from one message per source vertex (an element with
-// medusa_source_message, pull_fusion.h): `sources[u]` for an in-edge from an active (or any)
-// source u, which sent it; the fill value otherwise. The slots are not written: the engine knows
-// them to be sources[in_src] and writes them on demand.
+// medusa_source_message, pull_fusion.h): `sources[u]` for an in-edge from source u, which sent it
+// if u is active (or there are no flags); an inactive source's entry holds the fill value
+// (source_message_kernel). The slots are not written: the engine knows them to be
+// sources[in_src] and writes them on demand.
+// Whether u sent is read from its flag only when an active source's message equals the fill value
+// (*sent_fill, set by source_message_kernel): otherwise a message other than the fill value is
+// exactly a sent one. One random read per in-edge instead of two: on kron-22 (H100) the flags'
+// reads doubled the pull passes of connected components.
 template <class Msg>
 struct SourceMessageSource {
   const VertexId* in_src;
   const std::uint8_t* active;  // frontier flags, or null: every source
-  const Msg* sources;          // the message of each source vertex
+  const Msg* sources;          // the message of each source vertex (the fill value if inactive)
   Msg fill;
+  const int* sent_fill = nullptr;  // null: always read the flags
   __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
     const VertexId u = in_src[slot];
-    if (active != nullptr && active[u] == 0) return fill;
-    sent = true;
-    return sources[u];
+    const Msg x = sources[u];
+    if (active == nullptr) {
+      sent = true;
+    } else if constexpr (sizeof(Msg) <= sizeof(std::uint64_t)) {
+      if (sent_fill != nullptr && *sent_fill == 0 ? common::message_bits(x) != common::message_bits(fill)
+                                                  : active[u] != 0)
+        sent = true;
+    } else if (active[u] != 0) {
+      sent = true;
+    }
+    return x;
   }
 };
 
@@ -92,7 +106,7 @@ struct FirstActiveSource {
   Msg fill;
   __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
     const VertexId u = in_src[slot];
-    if (active[u] == 0) return fill;
+    if (active[u] == 0) return fill;  // (most sources are inactive: the flags stay in L2)
     sent = true;
     return sources[u];
   }
@@ -226,14 +240,16 @@ namespace kernels {
 // Unless null, bit_range[0] / [1] take the least / greatest bits of the active messages (preset to
 // ~0 / 0): equal when every active source sends the same message. A pushed frontier
 // (push_combine.cuh) also has combined[v] reset to the fill value and received[v] to 0 here, unless
-// those are null: one pass over the vertices instead of three.
+// those are null: one pass over the vertices instead of three. Unless null, *sent_fill is set when
+// an active message equals the fill value, bit for bit (SourceMessageSource then reads the flags).
 template <class Msg, class VA, class EA, class Work>
 __global__ void __launch_bounds__(kBlock)
     source_message_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                           const __grid_constant__ EA ea, const __grid_constant__ Work work,
                           const std::uint8_t* __restrict__ active, std::uint64_t n, Msg fill,
                           Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
-                          Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
+                          Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
+                          int* __restrict__ sent_fill) {
   if (stopped_batch(c)) return;
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -252,6 +268,7 @@ __global__ void __launch_bounds__(kBlock)
         const unsigned long long bits = common::message_bits(x);
         lo = bits < lo ? bits : lo;
         hi = bits > hi ? bits : hi;
+        if (sent_fill != nullptr && bits == common::message_bits(fill)) medusa::detail::vote_store(sent_fill);
       }
     }
   }
@@ -270,9 +287,11 @@ __global__ void __launch_bounds__(kBlock)
     atomicMax(&block_hi, hi);
   }
   __syncthreads();
+  // Most blocks agree (BFS: every message is level + 1), so read first. A stale read (L1) is never
+  // below the minimum (above the maximum) so far: it can only cost an atomic that changes nothing.
   if (threadIdx.x == 0) {
-    atomicMin(&bit_range[0], block_lo);
-    atomicMax(&bit_range[1], block_hi);
+    if (block_lo < bit_range[0]) atomicMin(&bit_range[0], block_lo);
+    if (block_hi > bit_range[1]) atomicMax(&bit_range[1], block_hi);
   }
 }
 

@@ -60,7 +60,7 @@ namespace gpu {
 // Written on the device during a superstep, read back once at its end.
 struct StepCounters {
   int votes[kVoteSlots];
-  int unused;
+  int source_sent_fill;  // an active source's message equals the fill value (gather.cuh: SourceMessageSource)
   unsigned long long next_active_vertices;
   unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
   unsigned long long next_active_edges;
@@ -328,8 +328,8 @@ class PartitionEngine {
       // slots are left unwritten until something reads or writes them (materialize_slots),
       // usually never (PageRank, BFS).
       slots_ = SlotState::FromSources;
-      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active,
-                                                       d_source_messages_.data(), fill};
+      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active, d_source_messages_.data(), fill,
+                                                       &d_counters_.data()->source_sent_fill};
       if constexpr (common::may_push_combine<Op, Message>) {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
@@ -496,7 +496,8 @@ class PartitionEngine {
         <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
             ctx(), vertex_arrays_, edge_arrays_, work, active, V_, fill,
             d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
-            reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr);
+            reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr,
+            active != nullptr ? &d_counters_.data()->source_sent_fill : nullptr);
     MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
     if (!compare) return false;
     d_bit_range_.download(h_bit_range_.data(), 2, s);
