@@ -12,10 +12,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 namespace elist_edges_test {
 
@@ -530,6 +532,52 @@ TEST_CASE("One message per source (uniform sends) equals running the edge work p
       CHECK(uniform.stats.edges_visited == plain.stats.edges_visited);
       CHECK(uniform.stats.supersteps == plain.stats.supersteps);
     }
+  }
+}
+
+TEST_CASE("Active sources that send the fill value still make their heads receivers (pulled or pushed)",
+          "[runtime]") {
+  // Sources at level UINT_MAX - 1 send UINT_MAX, the InitMessageBuffer value. A pulled frontier on
+  // the GPU tells sent messages from inactive sources by that value unless one equals it.
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  const auto initial_level = [](medusa::VertexId v) { return v % 3 == 0 ? 7u : v % 3 == 1 ? UINT_MAX - 1 : 5u; };
+  const auto active = [](medusa::VertexId v) { return v % 3 != 0; };
+  std::vector<unsigned> expected(el.vertex_count);
+  std::vector<bool> received(el.vertex_count, false);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) expected[v] = initial_level(v);
+  for (std::size_t e = 0; e < el.src.size(); ++e) {
+    if (!active(el.src[e])) continue;
+    const unsigned sent = initial_level(el.src[e]) + 1, d = el.dst[e];
+    expected[d] = received[d] ? std::min(expected[d], sent) : sent;
+    received[d] = true;
+  }
+  std::size_t only_fill = 0;
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) only_fill += expected[v] == UINT_MAX;
+  REQUIRE(only_fill > 0);  // heads that heard only the fill value
+  for (const char* pull : {"always", "never"}) {
+    const medusa_test::ScopedEnv env("MEDUSA_FRONTIER_PULL", pull);
+    INFO("MEDUSA_FRONTIER_PULL=" << pull);
+    medusa::Graph<LevelVertex, LevelEdge> graph(el.vertex_count);
+    graph.SetEdges(el.src, el.dst);
+    for (medusa::VertexId v = 0; v < el.vertex_count; ++v) {
+      graph.vertex(v).level = initial_level(v);
+      if (active(v)) graph.SetActive(v);
+    }
+    medusa::Config conf;
+    conf.combinerOpType = medusa::MEDUSA_MIN;
+    conf.maxIteration = 1;
+    auto device = medusa::Init_Device_DS(graph, conf);
+    device.Run([] {
+      medusa::InitMessageBuffer(UINT_MAX);
+      medusa::EMV<medusa::ELIST>::Run(ExpandUniform{}, medusa::Active);
+      medusa::Combiner();
+      medusa::EMV<medusa::VERTEX>::Run(TakeCombined{}, medusa::Received);
+    });
+    device.Dump_Result(graph);
+    std::size_t mismatches = 0;
+    for (medusa::VertexId v = 0; v < el.vertex_count; ++v) mismatches += graph.vertex(v).level != expected[v];
+    CHECK(mismatches == 0);
   }
 }
 
