@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace medusa::samples {
 namespace {
@@ -169,16 +171,29 @@ bool source_in_graph(const Options& opt, const EdgeList& edges) {
 }
 
 std::int64_t edge_without_reverse(const EdgeList& edges) {
-  std::vector<std::uint64_t> pairs(edges.src.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    pairs[i] = (static_cast<std::uint64_t>(edges.src[i]) << 32) | edges.dst[i];
-  std::sort(pairs.begin(), pairs.end());
+  // Each non-loop edge as its (smaller, larger) endpoint pair, split by direction: the graph is
+  // symmetric when both directions hold the same pairs. Two sorts and a merge: a binary search per
+  // edge took minutes on Kronecker scale 22's 134M edges.
+  std::vector<std::uint64_t> up, down;
   for (std::size_t i = 0; i < edges.src.size(); ++i) {
-    if (edges.src[i] == edges.dst[i]) continue;
-    const std::uint64_t reverse = (static_cast<std::uint64_t>(edges.dst[i]) << 32) | edges.src[i];
-    if (!std::binary_search(pairs.begin(), pairs.end(), reverse)) return static_cast<std::int64_t>(i);
+    const std::uint32_t s = edges.src[i], d = edges.dst[i];
+    if (s < d) up.push_back(static_cast<std::uint64_t>(s) << 32 | d);
+    if (s > d) down.push_back(static_cast<std::uint64_t>(d) << 32 | s);
   }
-  return -1;
+  for (std::vector<std::uint64_t>* pairs : {&up, &down}) {
+    std::sort(pairs->begin(), pairs->end());
+    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+  }
+  const auto [u, d] = std::mismatch(up.begin(), up.end(), down.begin(), down.end());
+  if (u == up.end() && d == down.end()) return -1;
+  // The smaller of the two first differences lacks its partner in the other direction.
+  const bool missing_down = d == down.end() || (u != up.end() && *u < *d);
+  const std::uint64_t pair = missing_down ? *u : *d;
+  std::uint32_t s = static_cast<std::uint32_t>(pair >> 32), t = static_cast<std::uint32_t>(pair);
+  if (!missing_down) std::swap(s, t);  // (down holds d -> s as (d, s))
+  for (std::size_t i = 0; i < edges.src.size(); ++i)
+    if (edges.src[i] == s && edges.dst[i] == t) return static_cast<std::int64_t>(i);
+  return -1;  // (unreachable: the pair came from an edge)
 }
 
 void configure(Config& conf, const Options& opt) {
