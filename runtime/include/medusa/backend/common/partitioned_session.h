@@ -152,7 +152,6 @@ class PartitionedSession : public SessionBase {
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
       fused(deferred_fill_);
-      if constexpr (Engine::kFusesVertexIntoGather) gather_pending_ = engines_[0]->gather_pending();
       return;
     }
     visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
@@ -165,8 +164,7 @@ class PartitionedSession : public SessionBase {
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
-      if (gather_pending_ && domain == Domain::All) {  // runs in the fused pass's gather
-        gather_pending_ = false;
+      if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
           engines_[0]->issue_pending_gather(op, element);
         });
@@ -175,10 +173,7 @@ class PartitionedSession : public SessionBase {
     if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
       if (domain == Domain::Received && engines_.size() == 1) {  // may run in the superstep's end
         flush_deferred();
-        if (engines_[0]->hold_receiver_vertex(element)) {
-          vertex_held_ = true;
-          return;
-        }
+        if (engines_[0]->hold_receiver_vertex(element)) return;
       }
     }
     const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
@@ -300,12 +295,20 @@ class PartitionedSession : public SessionBase {
                                       [&](const auto& op) { fused(*engines_[0], op, fill); });
     };
   }
+  // What the CUDA engine keeps back for a VERTEX launch (one partition): the launch itself, held for
+  // the superstep's end, or a fused pass's gather that the launch may join.
+  bool vertex_held() const {
+    if constexpr (Engine::kBatchesSupersteps) return engines_[0]->vertex_held();
+    else return false;
+  }
+  bool gather_pending() const {
+    if constexpr (Engine::kFusesVertexIntoGather) return engines_[0]->gather_pending();
+    else return false;
+  }
   void flush_deferred() {
-    if constexpr (Engine::kBatchesSupersteps) {
-      if (std::exchange(vertex_held_, false)) engines_[0]->issue_held_vertex();
-    }
+    if constexpr (Engine::kBatchesSupersteps) engines_[0]->issue_held_vertex();  // (if it holds one)
     if constexpr (Engine::kFusesVertexIntoGather) {
-      if (std::exchange(gather_pending_, false))
+      if (gather_pending())
         visit_builtin_combiner<Message>(conf_.combinerOpType,
                                         [this](const auto& op) { engines_[0]->issue_pending_gather(op); });
     }
@@ -320,8 +323,6 @@ class PartitionedSession : public SessionBase {
     }
   }
   void clear_deferred() {
-    vertex_held_ = false;
-    gather_pending_ = false;
     fill_deferred_ = false;
     deferred_push_ = nullptr;
     deferred_fused_ = nullptr;
@@ -373,7 +374,7 @@ class PartitionedSession : public SessionBase {
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
       // (nothing else can be deferred after it: every later call would have issued it).
-      if (!std::exchange(vertex_held_, false)) flush_deferred();
+      if (!vertex_held()) flush_deferred();
       const bool last = step + 1 >= conf_.maxIteration;
       if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
         Engine& e = *engines_[0];
@@ -515,8 +516,6 @@ class PartitionedSession : public SessionBase {
   Message deferred_fill_{};
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
-  bool gather_pending_ = false;  // the fused pass's gather waits for a VERTEX launch (CUDA engine)
-  bool vertex_held_ = false;     // the engine holds a VERTEX launch for the superstep's end (CUDA engine)
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};

@@ -80,16 +80,14 @@ struct SourceMessageSource {
   __device__ __forceinline__ Msg operator()(EdgeIndex slot, bool& sent) const {
     const VertexId u = in_src[slot];
     const Msg x = sources[u];
-    if (active == nullptr) {
-      sent = true;
-    } else if constexpr (sizeof(Msg) <= sizeof(std::uint64_t)) {
-      if (sent_fill != nullptr && *sent_fill == 0 ? common::message_bits(x) != common::message_bits(fill)
-                                                  : active[u] != 0)
-        sent = true;
-    } else if (active[u] != 0) {
-      sent = true;
-    }
+    if (sent_by(u, x)) sent = true;
     return x;
+  }
+  __device__ __forceinline__ bool sent_by(VertexId u, const Msg& x) const {
+    if (active == nullptr) return true;
+    if constexpr (sizeof(Msg) <= sizeof(std::uint64_t))
+      if (sent_fill != nullptr && *sent_fill == 0) return common::message_bits(x) != common::message_bits(fill);
+    return active[u] != 0;
   }
 };
 

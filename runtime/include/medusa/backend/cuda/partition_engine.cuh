@@ -44,9 +44,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -401,6 +402,7 @@ class PartitionEngine {
     };
     return true;
   }
+  bool vertex_held() const { return static_cast<bool>(held_issue_); }
   // Issues a held VERTEX launch as it was made (before any other operation).
   void issue_held_vertex() { issue_held(); }
   // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): the
@@ -1067,7 +1069,6 @@ class PartitionEngine {
     std::swap(d_received_, d_received_spare_);
     ++combined_swaps_;
   }
-
 
   // The end of a queued superstep: the next frontier's flags and queue become the current ones.
   void swap_queued_frontiers() {
