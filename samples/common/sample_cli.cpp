@@ -40,6 +40,7 @@ std::string g_backend = "host";
       << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
       << "  --output FILE     write per-vertex results\n"
       << "  --layout L        edge layout: auto, csr, column or hybrid (default auto)\n"
+      << "  --vertex-order O  device vertex numbering: auto, input or degree (default auto)\n"
       << "  --verbose         print the runtime's layout and memory report\n";
   std::exit(error.empty() ? 0 : 2);
 }
@@ -109,6 +110,12 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
       else if (l == "column") o.layout = Layout::ColumnMajor;
       else if (l == "hybrid") o.layout = Layout::Hybrid;
       else usage(o, description, "--layout must be auto, csr, column or hybrid, got '" + l + "'");
+    } else if (a == "--vertex-order") {
+      const std::string order = value();
+      if (order == "auto") o.vertex_order = VertexOrder::Auto;
+      else if (order == "input") o.vertex_order = VertexOrder::Input;
+      else if (order == "degree") o.vertex_order = VertexOrder::Degree;
+      else usage(o, description, "--vertex-order must be auto, input or degree, got '" + order + "'");
     }
     else if (!a.empty() && a[0] == '-') usage(o, description, "unknown option " + a);
     else if (o.graph_file.empty()) o.graph_file = a;
@@ -203,6 +210,7 @@ void configure(Config& conf, const Options& opt) {
   conf.replicationHops = opt.replication_hops;
   conf.verbose = opt.verbose;
   conf.layout = opt.layout;
+  conf.vertexOrder = opt.vertex_order;
 }
 
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {

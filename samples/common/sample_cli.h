@@ -33,6 +33,7 @@ struct Options {
   std::uint32_t hops = 2;         // drill-down: size of the neighbourhood
   bool validate = false;
   Layout layout = Layout::Auto;   // --layout
+  VertexOrder vertex_order = VertexOrder::Auto;  // --vertex-order
   bool verbose = false;
   std::string output;
 };

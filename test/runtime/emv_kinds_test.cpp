@@ -200,6 +200,19 @@ struct ActivateEvenVertices {  // VERTEX: superstep 0 activates, later superstep
   }
 };
 
+struct RecordIds {  // VERTEX: what a functor sees of its vertex's identity
+  MEDUSA_HD void operator()(VertexProxy& v) const {
+    v.out = static_cast<int>(v.id());
+    v.count = static_cast<int>(v.edge_count()) * 1000 + static_cast<int>(v.in_edge_count());
+  }
+};
+struct SendHeadId {  // EDGE
+  MEDUSA_HD void operator()(EdgeProxy& e) const {
+    e.seen = static_cast<int>(e.head_id()) * 1000 + static_cast<int>(e.tail_id());
+    e.sendMsg(static_cast<int>(e.head_id()));
+  }
+};
+
 // ---- element functors ----------------------------------------------------------------------------
 template <class F>
 struct VertexElement {
@@ -288,6 +301,8 @@ MEDUSA_TEST_EMV_LAUNCH(kinds_test::KeepCombined, VERTEX, kinds_test::VertexEleme
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::SumSlots, MLIST, kinds_test::SumSlots_element, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::CountVisits, VERTEX, kinds_test::VertexElement<kinds_test::CountVisits>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateOddEdges, EDGE, kinds_test::EdgeElement<kinds_test::ActivateOddEdges>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::RecordIds, VERTEX, kinds_test::VertexElement<kinds_test::RecordIds>, kinds_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(kinds_test::SendHeadId, EDGE, kinds_test::EdgeElement<kinds_test::SendHeadId>, kinds_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(kinds_test::ActivateEvenVertices, VERTEX, kinds_test::VertexElement<kinds_test::ActivateEvenVertices>, kinds_test::Program)
 
 namespace kinds_test {
@@ -797,4 +812,97 @@ TEST_CASE("Init_Device_DS reports out-of-range vertex ids and Dump_Result checks
   GraphT seeded(3);
   seeded.SetActive(5);
   CHECK_THROWS_WITH(medusa::Init_Device_DS(seeded), Catch::Contains("SetActive") && Catch::Contains("5"));
+}
+
+// Degree order renumbers the vertices on the device only (docs/design/vertex-order.md).
+GraphT make_hub_graph() {
+  GraphT g = make_graph(60, 300, 11);
+  for (VertexId v = 0; v < 60; v += 2) g.AddEdge(59, v, Edge{1000 + static_cast<int>(v), 0});  // 59 leads
+  for (VertexId v = 1; v < 60; v += 3) g.AddEdge(v, 41, Edge{2000 + static_cast<int>(v), 0});
+  return g;
+}
+
+TEST_CASE("Degree vertex order: functors see the user's IDs and degrees", "[runtime]") {
+  GraphT g = make_hub_graph();
+  medusa::Config conf = one_step();
+  conf.combinerOpType = medusa::MEDUSA_MIN;
+  conf.vertexOrder = medusa::VertexOrder::Degree;
+  auto device = medusa::Init_Device_DS(g, conf);
+  CHECK(device.report().find("vertex order: by descending degree (requested)") != std::string::npos);
+  device.Run([] {
+    medusa::InitMessageBuffer(INT_MAX);
+    medusa::EMV<medusa::EDGE>::Run(SendHeadId{});
+    medusa::Combiner();
+    medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+  });
+  device.Dump_Result(g);
+  std::vector<int> smallest_head(g.vertex_count(), INT_MAX);
+  for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
+    INFO("edge " << i);
+    REQUIRE(g.edge(i).seen == static_cast<int>(g.edge_src(i) * 1000 + g.edge_dst(i)));
+    smallest_head[g.edge_dst(i)] = std::min(smallest_head[g.edge_dst(i)], static_cast<int>(g.edge_src(i)));
+  }
+  for (VertexId v = 0; v < g.vertex_count(); ++v) REQUIRE(g.vertex(v).out == smallest_head[v]);
+
+  auto ids = medusa::Init_Device_DS(g, conf);
+  ids.Run([] { medusa::EMV<medusa::VERTEX>::Run(RecordIds{}); });
+  ids.Dump_Result(g);
+  const medusa::Topology& t = g.topology();
+  for (VertexId v = 0; v < g.vertex_count(); ++v) {
+    INFO("vertex " << v);
+    REQUIRE(g.vertex(v).out == static_cast<int>(v));
+    REQUIRE(g.vertex(v).count == static_cast<int>(t.out_degree(v) * 1000 + t.in_degree(v)));
+  }
+}
+
+TEST_CASE("Degree vertex order leaves every kind's results as the input order does", "[runtime]") {
+  using Iteration = void (*)();
+  const auto run = [](Iteration iteration, medusa::VertexOrder order, bool pull_fusion) {
+    GraphT g = make_hub_graph();
+    for (VertexId v = 0; v < g.vertex_count(); v += 5) g.SetActive(v);
+    medusa::Config conf;
+    conf.maxIteration = 2;  // the second superstep's frontier: ActivateEvenVertices' (then none)
+    conf.vertexOrder = order;
+    conf.pullFusion = pull_fusion;
+    auto device = medusa::Init_Device_DS(g, conf);
+    const medusa::RunStats stats = device.Run(iteration);
+    device.Dump_Result(g);
+    std::vector<int> fields;
+    for (VertexId v = 0; v < g.vertex_count(); ++v) {
+      fields.push_back(g.vertex(v).out);
+      fields.push_back(g.vertex(v).count);
+    }
+    for (EdgeIndex i = 0; i < g.edge_count(); ++i) fields.push_back(g.edge(i).seen);
+    return std::pair{fields, stats.edges_visited};
+  };
+  const std::vector<std::pair<const char*, Iteration>> iterations = {
+      {"EDGE, Combiner, VERTEX", [] {
+         medusa::InitMessageBuffer(0);
+         medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+         medusa::Combiner();
+         medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+       }},
+      {"ELIST over the frontier, MLIST in slot order", [] {
+         medusa::InitMessageBuffer(0);
+         medusa::EMV<medusa::ELIST>::Run(SendPosition{}, medusa::Domain::Active);
+         medusa::EMV<medusa::MLIST>::Run(SumSlots{});
+         medusa::EMV<medusa::VERTEX>::Run(ActivateEvenVertices{});
+       }},
+      {"uniform ELIST, Combiner, VERTEX over receivers", [] {
+         medusa::InitMessageBuffer(0);
+         medusa::EMV<medusa::ELIST>::Run(SendValue{}, medusa::Domain::Active);
+         medusa::Combiner();
+         medusa::EMV<medusa::VERTEX>::Run(KeepCombined{}, medusa::Domain::Received);
+         medusa::EMV<medusa::VERTEX>::Run(ActivateEvenVertices{});
+       }},
+  };
+  for (const auto& [name, iteration] : iterations) {
+    for (bool pull_fusion : {true, false}) {
+      INFO(name << ", pull fusion " << pull_fusion);
+      const auto input = run(iteration, medusa::VertexOrder::Input, pull_fusion);
+      const auto degree = run(iteration, medusa::VertexOrder::Degree, pull_fusion);
+      CHECK(degree.first == input.first);
+      CHECK(degree.second == input.second);
+    }
+  }
 }

@@ -46,6 +46,7 @@ int test_gpus() {
 std::vector<PartitionCase> partition_cases(bool multi_hop) {
   std::vector<PartitionCase> cases = {
       {"1 partition", 1, 1, medusa::PartitionMethod::Auto},
+      {"1 partition, vertices in degree order", 1, 1, medusa::PartitionMethod::Auto, medusa::VertexOrder::Degree},
       {"2 partitions", 2, 1, medusa::PartitionMethod::Auto},
       {"3 partitions", 3, 1, medusa::PartitionMethod::Auto},
       {"4 contiguous partitions", 4, 1, medusa::PartitionMethod::Contiguous},

@@ -38,6 +38,7 @@ struct PartitionCase {
   int parts = 1;
   std::uint32_t hops = 1;  // 0: the cost model chooses
   medusa::PartitionMethod method = medusa::PartitionMethod::Auto;
+  medusa::VertexOrder vertex_order = medusa::VertexOrder::Auto;
 
   // MEDUSA_TEST_GPUS (default 1): GPUs to spread the partitions over on the CUDA backend.
   medusa::Config apply(medusa::Config c) const {
@@ -46,11 +47,12 @@ struct PartitionCase {
     c.partitionsPerGpu = (parts + gpus - 1) / gpus;
     c.replicationHops = hops;
     c.partitionMethod = method;
+    c.vertexOrder = vertex_order;
     return c;
   }
 };
 
-// 1 partition, 2 and 3 (METIS when available), 4 contiguous; with multi_hop also 2 and 3 hops and
+// 1 partition (vertices in input order, then renumbered by degree), 2 and 3 (METIS when available), 4 contiguous; with multi_hop also 2 and 3 hops and
 // the cost model's choice.
 std::vector<PartitionCase> partition_cases(bool multi_hop);
 

@@ -15,6 +15,7 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
@@ -31,6 +32,7 @@
 #include <medusa/replayable_iteration.h>
 #include <medusa/session.h>
 #include <medusa/types.h>
+#include <medusa/vertex_order.h>
 
 #include <algorithm>
 #include <array>
@@ -86,8 +88,22 @@ class PartitionedSession : public SessionBase {
     check_seeds(graph.initially_active());
     const auto parts = static_cast<std::uint32_t>(conf.gpuCount);
     if (parts == 1) {
-      engines_.push_back(std::make_unique<Engine>(PartitionView::whole(t), graph,
-                                                  graph.initially_active(), conf_, 0));
+      order_ = choose_vertex_order(
+          t,
+          choice_from_env("MEDUSA_VERTEX_ORDER", conf_.vertexOrder,
+                          {{"auto", VertexOrder::Auto}, {"input", VertexOrder::Input}, {"degree", VertexOrder::Degree}}),
+          available_host_bytes());
+      if (order_.by_degree()) {
+        // The engine copies what it needs: the renumbered layout goes when the constructor returns.
+        const PartitionLayout renumbered = degree_ordered_layout(t);
+        std::vector<VertexId> seeds(graph.initially_active());
+        std::sort(seeds.begin(), seeds.end());
+        engines_.push_back(std::make_unique<Engine>(PartitionView::of(renumbered), graph,
+                                                    local_seeds(seeds, renumbered), conf_, 0));
+      } else {
+        engines_.push_back(std::make_unique<Engine>(PartitionView::whole(t), graph,
+                                                    graph.initially_active(), conf_, 0));
+      }
     } else {
       build_plan(t, parts);
       std::vector<VertexId> seeds(graph.initially_active());
@@ -222,6 +238,7 @@ class PartitionedSession : public SessionBase {
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
     }
+    if (engines_.size() == 1) r += "medusa: " + order_.describe() + "\n";
     for (const auto& e : engines_) r += e->report();
     return r;
   }
@@ -508,6 +525,7 @@ class PartitionedSession : public SessionBase {
   Config conf_;
   std::uint64_t vertex_count_ = 0, edge_count_ = 0;
   PartitionPlan plan_;
+  VertexOrderChoice order_;  // one partition
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;
   std::unique_ptr<Exchange> exchange_;

@@ -1,0 +1,113 @@
+// Degree vertex order: the renumbered layout keeps every edge and each vertex's edge order, and
+// Auto picks it only for large skewed graphs (host only: no functors).
+#include <medusa/topology.h>
+#include <medusa/vertex_order.h>
+
+#include "support/random_graph.h"
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+using medusa::EdgeIndex;
+using medusa::Topology;
+using medusa::VertexId;
+using medusa::VertexOrder;
+
+namespace {
+
+// Both directions of a star with `leaves` leaves around vertex `center`.
+Topology star(VertexId leaves, VertexId center) {
+  std::vector<VertexId> src, dst;
+  for (VertexId v = 0; v <= leaves; ++v) {
+    if (v == center) continue;
+    src.push_back(center), dst.push_back(v);
+    src.push_back(v), dst.push_back(center);
+  }
+  return Topology::build(leaves + 1, src, dst);
+}
+
+Topology ring(VertexId n) {
+  std::vector<VertexId> src, dst;
+  for (VertexId v = 0; v < n; ++v) {
+    src.push_back(v), dst.push_back((v + 1) % n);
+    src.push_back((v + 1) % n), dst.push_back(v);
+  }
+  return Topology::build(n, src, dst);
+}
+
+}  // namespace
+
+TEST_CASE("The degree-ordered layout renumbers vertices and keeps each vertex's edges in order",
+          "[runtime][vertex-order]") {
+  auto el = medusa_test::random_graph(200, 1500, 5);
+  for (VertexId v = 0; v < 200; v += 3) el.src.push_back(150), el.dst.push_back(v);  // a hub
+  el.src.push_back(7), el.dst.push_back(7);                                          // a self loop
+  const Topology t = Topology::build(200, el.src, el.dst);
+  const medusa::PartitionLayout l = medusa::degree_ordered_layout(t);
+  const Topology& lt = l.topology;
+
+  REQUIRE(l.global_id.size() == 200);
+  CHECK(l.global_id[0] == 150);
+  REQUIRE(l.owned_count() == 200);
+  REQUIRE(l.vertices_within(1) == 200);
+  CHECK(l.replicas.empty());
+  std::vector<VertexId> local(200);
+  for (VertexId i = 0; i < 200; ++i) local[l.global_id[i]] = i;
+  for (VertexId i = 1; i < 200; ++i) {
+    const VertexId a = l.global_id[i - 1], b = l.global_id[i];
+    const EdgeIndex da = t.out_degree(a) + t.in_degree(a), db = t.out_degree(b) + t.in_degree(b);
+    INFO("local " << i);
+    REQUIRE((da > db || (da == db && a < b)));
+  }
+  REQUIRE(lt.edge_count == t.edge_count);
+  for (VertexId i = 0; i < 200; ++i) {
+    const VertexId u = l.global_id[i];
+    INFO("vertex " << u << " (local " << i << ")");
+    REQUIRE(l.out_degree[i] == t.out_degree(u));
+    REQUIRE(l.in_degree[i] == t.in_degree(u));
+    REQUIRE(lt.out_degree(i) == t.out_degree(u));
+    REQUIRE(lt.in_degree(i) == t.in_degree(u));
+    for (EdgeIndex k = 0; k < t.out_degree(u); ++k) {  // same edges, same order
+      const EdgeIndex e = t.out_offsets[u] + k, le = lt.out_offsets[i] + k;
+      REQUIRE(lt.edge_src[le] == i);
+      REQUIRE(lt.out_dst[le] == local[t.out_dst[e]]);
+      REQUIRE(l.input_edge[le] == t.input_edge[e]);
+      REQUIRE(lt.in_edge[lt.rid[le]] == le);
+    }
+    for (EdgeIndex k = 0; k < t.in_degree(u); ++k) {  // in-edges in the input order's order
+      const EdgeIndex r = t.in_offsets[u] + k, lr = lt.in_offsets[i] + k;
+      REQUIRE(lt.in_src[lr] == local[t.in_src[r]]);
+      REQUIRE(l.input_edge[lt.in_edge[lr]] == t.input_edge[t.in_edge[r]]);
+      REQUIRE(lt.rid[lt.in_edge[lr]] == lr);
+    }
+  }
+}
+
+TEST_CASE("Auto vertex order: degree for large graphs with hubs only", "[runtime][vertex-order]") {
+  const Topology hub = star(70000, 12345);
+  CHECK(medusa::hub_share(hub) > 0.5);
+  CHECK(medusa::hub_share(hub) < 0.52);
+  const medusa::VertexOrderChoice star_choice = medusa::choose_vertex_order(hub, VertexOrder::Auto, 0);
+  CHECK(star_choice.by_degree());
+  CHECK(star_choice.describe() ==
+        "vertex order: by descending degree (auto: the top 1% of vertices hold 50.5% of edge endpoints)");
+
+  const medusa::VertexOrderChoice ring_choice = medusa::choose_vertex_order(ring(70000), VertexOrder::Auto, 0);
+  CHECK_FALSE(ring_choice.by_degree());
+  CHECK(ring_choice.describe() ==
+        "vertex order: input IDs (auto: the top 1% of vertices hold 1.0% of edge endpoints (degree order from 20%))");
+
+  const medusa::VertexOrderChoice small = medusa::choose_vertex_order(star(1000, 0), VertexOrder::Auto, 0);
+  CHECK_FALSE(small.by_degree());
+  CHECK(small.reason == "auto: fewer than 65536 vertices");
+
+  const std::uint64_t copy = medusa::degree_ordered_layout_bytes(hub);
+  CHECK_FALSE(medusa::choose_vertex_order(hub, VertexOrder::Auto, 2 * copy - 1).by_degree());
+  CHECK(medusa::choose_vertex_order(hub, VertexOrder::Auto, 2 * copy).by_degree());
+  CHECK_THAT(medusa::choose_vertex_order(hub, VertexOrder::Auto, copy).reason,
+             Catch::Contains("more than half the host's available memory"));
+
+  CHECK(medusa::choose_vertex_order(ring(10), VertexOrder::Degree, 0).by_degree());
+  CHECK_FALSE(medusa::choose_vertex_order(hub, VertexOrder::Input, 0).by_degree());
+}
