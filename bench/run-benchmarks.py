@@ -296,6 +296,11 @@ class Suite:
             w["layout"] = layout.group(1)
             if w["program"].startswith("pagerank_vertex_loops"):
                 w["notes"].append("layout " + layout.group(1))
+        order = re.search(r"^medusa: vertex order: ([^(\n]*)", out, re.M)
+        if order:
+            w["vertex_order"] = order.group(1).strip()
+            if w["vertex_order"].startswith("by descending degree"):
+                w["notes"].append("vertices renumbered by degree on the device")
         if rc != 0 or not runs or not validation or "PASSED" not in validation:
             self.fail(w, "validation run", rc, out)
             return

@@ -23,6 +23,9 @@ if sleep and "--validate" not in args:
 print(args[0] + ": 100 vertices, 1000 edges")
 if "--verbose" in args or name.endswith("baseline"):
     print("  device memory: " + memory, file=sys.stderr if "--verbose" in args else sys.stdout)
+if "--verbose" in args:
+    order = "by descending degree (auto: ...)" if name == "pagerank" else "input IDs (auto: ...)"
+    print("medusa: vertex order: " + order, file=sys.stderr)
 for r in range(runs):
     t = ms * (1 + 0.1 * r)
     print(f"{{name}}: {{steps}} supersteps, {{t:.3f}} ms, {{1000 * steps / t / 1e6:.3f}} GTEPS "
@@ -88,6 +91,8 @@ def main():
         assert pr["status"] == "ok" and len(pr["runs"]) == 3 and pr["median_ms"] == 60.0, pr
         assert pr["device_memory_reported_bytes"] == 1.5 * 2**30 and pr["validate_run_ms"] == 60.0
         assert abs(pr["median_ms_per_iteration"] - 2.0) < 1e-9
+        assert pr["vertex_order"] == "by descending degree" and "vertices renumbered by degree on the device" in pr["notes"]
+        assert w[("kron-20", "bfs_q")]["vertex_order"] == "input IDs" and not w[("kron-20", "bfs_q")]["notes"]
         base = w[("kron-20", "pagerank_baseline")]
         assert [r["ms"] for r in base["runs"]] == [6.0, 6.6, 7.2] and base["min_ms"] == 6.0
         assert base["median_ms"] == 6.6 and base["device_memory_reported_bytes"] == 100 * 2**20
