@@ -741,6 +741,7 @@ class PartitionEngine {
                                          : combiner_) +
          (pull_fusion_ ? "; " + common::fusion_summary() : std::string()) +
          "\n";
+    if (combiner_ == gpu::CombinerStrategy::Binned || pull_fusion_) r += "  degree bins: " + bins_.describe() + "\n";
     if (Program::uses.vertex_frontier)
       r += "  edge-parallel ELIST over Domain::Active: edge-balanced tiles of " +
            std::to_string(gpu::kernels::kTileEdges) + " edges for frontiers of " +
