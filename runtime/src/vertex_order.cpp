@@ -116,27 +116,19 @@ PartitionLayout degree_ordered_layout(const Topology& t) {
   lt.edge_count = E;
   lt.out_offsets = renumbered_offsets(t.out_offsets, l.global_id);
   lt.in_offsets = renumbered_offsets(t.in_offsets, l.global_id);
-  // Zero-filling gigabytes is page faults bound: one array per thread.
-#pragma omp parallel sections
-  {
-#pragma omp section
-    lt.out_dst.resize(E);
-#pragma omp section
-    lt.edge_src.resize(E);
-#pragma omp section
-    l.input_edge.resize(E);
-#pragma omp section
-    lt.rid.resize(E);
-#pragma omp section
-    lt.in_src.resize(E);
-#pragma omp section
-    lt.in_edge.resize(E);
+  // Zero-filling gigabytes is bound by page faults: one array per thread.
+  std::vector<VertexId>* const id_arrays[] = {&lt.out_dst, &lt.edge_src, &lt.in_src};
+  std::vector<EdgeIndex>* const position_arrays[] = {&l.input_edge, &lt.rid, &lt.in_edge};
+#pragma omp parallel for schedule(static, 1)
+  for (int k = 0; k < 6; ++k) {
+    if (k < 3) id_arrays[k]->resize(E);
+    else position_arrays[k - 3]->resize(E);
   }
   l.out_degree.resize(V);
   l.in_degree.resize(V);
 
-  // Pass 1, by input ID: each edge's local CSR position (kept in lt.rid for now) and each in-edge's
-  // renumbered source. Rows are read and written in order; only the renumbering map is random.
+  // Pass 1, by input ID: each edge's local CSR position, kept in lt.rid until pass 3. Rows are
+  // written in order; only the renumbered row's offset is a random read.
   const auto n = static_cast<std::int64_t>(V);
 #pragma omp parallel for schedule(dynamic, 4096)
   for (std::int64_t v = 0; v < n; ++v) {
