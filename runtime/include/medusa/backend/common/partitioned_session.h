@@ -88,22 +88,7 @@ class PartitionedSession : public SessionBase {
     check_seeds(graph.initially_active());
     const auto parts = static_cast<std::uint32_t>(conf.gpuCount);
     if (parts == 1) {
-      order_ = choose_vertex_order(
-          t,
-          choice_from_env("MEDUSA_VERTEX_ORDER", conf_.vertexOrder,
-                          {{"auto", VertexOrder::Auto}, {"input", VertexOrder::Input}, {"degree", VertexOrder::Degree}}),
-          available_host_bytes());
-      if (order_.by_degree()) {
-        // The engine copies what it needs: the renumbered layout goes when the constructor returns.
-        const PartitionLayout renumbered = degree_ordered_layout(t);
-        std::vector<VertexId> seeds(graph.initially_active());
-        std::sort(seeds.begin(), seeds.end());
-        engines_.push_back(std::make_unique<Engine>(PartitionView::of(renumbered), graph,
-                                                    local_seeds(seeds, renumbered), conf_, 0));
-      } else {
-        engines_.push_back(std::make_unique<Engine>(PartitionView::whole(t), graph,
-                                                    graph.initially_active(), conf_, 0));
-      }
+      engines_.push_back(whole_graph_engine(graph, t));
     } else {
       build_plan(t, parts);
       std::vector<VertexId> seeds(graph.initially_active());
@@ -464,6 +449,22 @@ class PartitionedSession : public SessionBase {
     check_message_overflow(votes.data(), conf_.messagesPerEdge, o.stop_step, "a functor");
     stats_.stop_reason = o.stop_reason;
     return true;
+  }
+
+  // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
+  // (vertex_order.h).
+  std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
+    const VertexOrder requested = choice_from_env(
+        "MEDUSA_VERTEX_ORDER", conf_.vertexOrder,
+        {{"auto", VertexOrder::Auto}, {"input", VertexOrder::Input}, {"degree", VertexOrder::Degree}});
+    order_ = choose_vertex_order(t, requested, available_host_bytes());
+    if (!order_.by_degree())
+      return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf_, 0);
+    // The engine copies what it needs: the renumbered layout goes when this returns.
+    const PartitionLayout renumbered = degree_ordered_layout(t);
+    std::vector<VertexId> seeds(graph.initially_active());
+    std::sort(seeds.begin(), seeds.end());
+    return std::make_unique<Engine>(PartitionView::of(renumbered), graph, local_seeds(seeds, renumbered), conf_, 0);
   }
 
   void check_seeds(const std::vector<VertexId>& seeds) const {

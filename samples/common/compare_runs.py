@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Runs a sample twice, each with --validate, and checks that both write the same results (exactly,
+or within a relative tolerance): on one partition and on N (--parts N; the sample.*.partitioned
+ctests), or with the vertices in input order and renumbered by degree on the device
+(--vertex-order; the sample.*.degree-order ctests)."""
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def run(sample, args, extra, out):
+    cmd = [sample, *args, *extra, "--validate", "--output", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    sys.stdout.write(done.stdout)
+    sys.stderr.write(done.stderr)
+    if done.returncode != 0:
+        sys.exit(f"FAILED ({done.returncode}): {' '.join(cmd)}")
+
+
+NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+
+
+def close(x, y, tolerance):
+    """Same text apart from numbers that agree within the relative tolerance (a results line
+    'vertex value', or an SVG element of the layout sample)."""
+    if tolerance <= 0 or NUMBER.sub("#", x) != NUMBER.sub("#", y):
+        return False
+    for nx, ny in zip(NUMBER.findall(x), NUMBER.findall(y)):
+        fx, fy = float(nx), float(ny)
+        if abs(fx - fy) > tolerance * max(1.0, abs(fx)):
+            return False
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--sample", required=True)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--parts", type=int, help="compare 1 partition with this many")
+    which.add_argument("--vertex-order", action="store_true", help="compare input IDs with degree order")
+    p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    a = p.parse_args()
+    args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    if a.parts:
+        runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", ["--gpus", str(a.parts)])]
+    else:
+        runs = [("input order", ["--vertex-order", "input"]), ("degree order", ["--vertex-order", "degree"])]
+    (name_one, extra_one), (name_two, extra_two) = runs
+    with tempfile.TemporaryDirectory() as tmp:
+        one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
+        run(a.sample, args, extra_one, one)
+        run(a.sample, args, extra_two, two)
+        lines_one = one.read_text().splitlines()
+        lines_two = two.read_text().splitlines()
+    if len(lines_one) != len(lines_two):
+        sys.exit(f"{name_one} wrote {len(lines_one)} results, {name_two} {len(lines_two)}")
+    bad = 0
+    for x, y in zip(lines_one, lines_two):
+        if x != y and not close(x, y, a.tolerance):
+            bad += 1
+            if bad <= 5:
+                print(f"differs: {name_one} '{x}', {name_two} '{y}'")
+    if bad:
+        sys.exit(f"{bad} of {len(lines_one)} results differ between {name_one} and {name_two}")
+    print(f"{len(lines_one)} results equal in {name_one} and {name_two}"
+          + (f" (relative tolerance {a.tolerance})" if a.tolerance else " (exactly)"))
+
+
+if __name__ == "__main__":
+    main()
