@@ -779,9 +779,11 @@ TEST_CASE("EMV, InitMessageBuffer and Combiner outside Device::Run are errors", 
 }
 
 TEST_CASE("An empty graph runs every kind without touching anything", "[runtime]") {
+  const auto order = GENERATE(medusa::VertexOrder::Auto, medusa::VertexOrder::Degree);
   GraphT g;
   medusa::Config conf;
   conf.maxIteration = 2;
+  conf.vertexOrder = order;
   auto device = medusa::Init_Device_DS(g, conf);
   const auto stats = device.Run([] {
     medusa::InitMessageBuffer(0);
