@@ -1,5 +1,8 @@
-// Degree vertex order: the renumbered layout keeps every edge and each vertex's edge order, and
-// Auto picks it only for large skewed graphs (host only: no functors).
+// Degree vertex order: the renumbered layout keeps every edge and each vertex's edge order, Auto
+// picks it only for large skewed graphs, and partitions order their owned vertices by it (host
+// only: no functors).
+#include <medusa/partition/assignment.h>
+#include <medusa/partition/plan.h>
 #include <medusa/topology.h>
 #include <medusa/vertex_order.h>
 
@@ -7,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <vector>
 
 using medusa::EdgeIndex;
@@ -110,4 +114,37 @@ TEST_CASE("Auto vertex order: degree for large graphs with hubs only", "[runtime
 
   CHECK(medusa::choose_vertex_order(ring(10), VertexOrder::Degree, 0).by_degree());
   CHECK_FALSE(medusa::choose_vertex_order(hub, VertexOrder::Input, 0).by_degree());
+}
+
+TEST_CASE("Partitions in degree order: owned vertices by degree, replica routes follow them",
+          "[runtime][vertex-order]") {
+  auto el = medusa_test::random_graph(300, 2000, 9);
+  for (VertexId v = 0; v < 300; v += 2) el.src.push_back(250), el.dst.push_back(v);
+  const Topology t = Topology::build(300, el.src, el.dst);
+  const medusa::PartitionAssignment a = medusa::partition_vertices(t, 3, medusa::PartitionMethod::Contiguous);
+  for (const VertexOrder order : {VertexOrder::Input, VertexOrder::Degree}) {
+    const medusa::PartitionPlan plan = medusa::build_partition_plan(t, a, 2, order);
+    INFO("order " << (order == VertexOrder::Degree ? "degree" : "input"));
+    CHECK((plan.describe().find("owned vertices by descending degree") != std::string::npos) ==
+          (order == VertexOrder::Degree));
+    std::size_t owned_total = 0;
+    for (const medusa::PartitionLayout& l : plan.partitions) {
+      owned_total += l.owned_count();
+      for (VertexId i = 1; i < l.owned_count(); ++i) {
+        const VertexId x = l.global_id[i - 1], y = l.global_id[i];
+        const EdgeIndex dx = t.out_degree(x) + t.in_degree(x), dy = t.out_degree(y) + t.in_degree(y);
+        INFO("partition " << l.index << ", local " << i);
+        REQUIRE((order == VertexOrder::Degree ? (dx > dy || (dx == dy && x < y)) : x < y));
+      }
+      for (const medusa::ReplicaRoute& r : l.replicas) {
+        const medusa::PartitionLayout& owner = plan.partitions[r.owner];
+        for (VertexId j = 0; j < r.end - r.begin; ++j) {
+          REQUIRE(r.owner_local[j] < owner.owned_count());
+          REQUIRE(owner.global_id[r.owner_local[j]] == l.global_id[r.begin + j]);
+        }
+      }
+    }
+    CHECK(owned_total == 300);
+  }
+  CHECK_THROWS_WITH(medusa::build_partition_plan(t, a, 1, VertexOrder::Auto), Catch::Contains("Input or Degree"));
 }

@@ -13,10 +13,10 @@ enum CombinerOp { MEDUSA_SUM, MEDUSA_MIN, MEDUSA_MAX, MEDUSA_PRODUCT, MEDUSA_AND
 // Edge layout on the device (paper section 4 / appendix A).
 enum class Layout { Auto, CSR, ColumnMajor, Hybrid };
 
-// How a single-partition run numbers the vertices on the device (docs/design/vertex-order.md).
+// How the device numbers the vertices (of the graph, or each partition's own: docs/design/vertex-order.md).
 // Results always come back in the user's IDs; functors see them too (v.id(), head_id()).
 enum class VertexOrder {
-  Auto,    // Degree for large skewed graphs (a few hubs hold many edges), else Input
+  Auto,    // one partition: Degree for large skewed graphs (a few hubs hold many edges); else Input
   Input,   // the user's IDs
   Degree,  // descending in + out degree, ties by ID: the hubs' values share cache lines
 };
@@ -47,7 +47,7 @@ struct Config {
   std::uint32_t maxIteration = 2147483647u;  // 2^31 - 1, as in the paper
   std::uint32_t messagesPerEdge = 1;         // the paper's m: slots per edge in the message buffer
   Layout layout = Layout::Auto;
-  // One partition only (gpuCount = 1). MEDUSA_VERTEX_ORDER=auto|input|degree overrides it.
+  // MEDUSA_VERTEX_ORDER=auto|input|degree overrides it.
   VertexOrder vertexOrder = VertexOrder::Auto;
   // Runs an edge-parallel ELIST launch over all vertices together with the built-in
   // Combiner() that follows it, as one pull pass over each vertex's in-edges (no scattered

@@ -84,10 +84,23 @@ std::vector<EdgeIndex> local_edge_positions(const Topology& t, const std::vector
   return positions;
 }
 
-std::vector<VertexId> owned_rank(const Topology& t, const PartitionAssignment& a) {
+// Sorts a partition's owned vertices (ascending IDs) into its local order.
+void order_owned(const Topology& t, VertexOrder order, std::vector<VertexId>& owned) {
+  if (order != VertexOrder::Degree) return;
+  std::stable_sort(owned.begin(), owned.end(), [&](VertexId x, VertexId y) {
+    return t.out_degree(x) + t.in_degree(x) > t.out_degree(y) + t.in_degree(y);
+  });
+}
+
+// Each vertex's local ID in its owner partition.
+std::vector<VertexId> owned_rank(const Topology& t, const PartitionAssignment& a, VertexOrder order) {
+  std::vector<std::vector<VertexId>> owned(a.parts);
+  for (VertexId v = 0; v < t.vertex_count; ++v) owned[a.part_of[v]].push_back(v);
   std::vector<VertexId> rank(t.vertex_count);
-  std::vector<VertexId> next(a.parts, 0);
-  for (VertexId v = 0; v < t.vertex_count; ++v) rank[v] = next[a.part_of[v]]++;
+  for (std::vector<VertexId>& list : owned) {
+    order_owned(t, order, list);
+    for (VertexId i = 0; i < list.size(); ++i) rank[list[i]] = i;
+  }
   return rank;
 }
 
@@ -130,12 +143,13 @@ void order_in_edges_globally(Topology& t, const std::vector<VertexId>& global_id
 }
 
 PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
-                             std::uint32_t hops, const std::vector<VertexId>& rank) {
+                             std::uint32_t hops, VertexOrder order, const std::vector<VertexId>& rank) {
   HopLevels l = hop_levels(t, a, p, hops);
+  order_owned(t, order, l.members[0]);
   PartitionLayout out;
   out.index = p;
 
-  // Local order: owned ascending, then each hop grouped by owner, ascending ID.
+  // Local order: owned (ascending ID or by degree), then each hop grouped by owner, ascending ID.
   out.hop_begin.push_back(0);
   for (std::uint32_t h = 0; h <= hops; ++h) {
     std::vector<VertexId>& m = l.members[h];
@@ -193,19 +207,22 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
 
 }  // namespace
 
-PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops) {
+PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
+                                   VertexOrder owned_order) {
   check_assignment(t, a);
   MEDUSA_REQUIRE(hops >= 1, "partition plan: replicas need at least one hop");
+  MEDUSA_REQUIRE(owned_order != VertexOrder::Auto, "partition plan: the owned vertices' order must be Input or Degree");
   PartitionPlan plan;
   plan.parts = a.parts;
   plan.hops = hops;
   plan.method = a.method;
   plan.global_vertices = t.vertex_count;
   plan.global_edges = t.edge_count;
-  const std::vector<VertexId> rank = owned_rank(t, a);
+  plan.owned_order = owned_order;
+  const std::vector<VertexId> rank = owned_rank(t, a, owned_order);
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
-  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, rank);
+  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, owned_order, rank);
   return plan;
 }
 
@@ -229,7 +246,9 @@ std::uint64_t PartitionPlan::replica_count() const {
 
 std::string PartitionPlan::describe() const {
   std::ostringstream os;
-  os << parts << " partitions (" << method << "), " << hops << "-hop replicas: replication factor "
+  os << parts << " partitions (" << method << "), owned vertices "
+     << (owned_order == VertexOrder::Degree ? "by descending degree" : "in ascending ID") << ", " << hops
+     << "-hop replicas: replication factor "
      << replication_factor() << " (" << replica_count() << " replicas), edge factor " << edge_factor();
   for (const PartitionLayout& l : partitions) {
     os << "\n    partition " << l.index << ": " << l.owned_count() << " owned + "

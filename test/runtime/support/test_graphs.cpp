@@ -50,11 +50,15 @@ std::vector<PartitionCase> partition_cases(bool multi_hop) {
       {"2 partitions", 2, 1, medusa::PartitionMethod::Auto},
       {"3 partitions", 3, 1, medusa::PartitionMethod::Auto},
       {"4 contiguous partitions", 4, 1, medusa::PartitionMethod::Contiguous},
+      {"2 partitions, owned vertices in degree order", 2, 1, medusa::PartitionMethod::Auto,
+       medusa::VertexOrder::Degree},
   };
   if (multi_hop) {
     cases.push_back({"2 partitions, 2-hop replicas", 2, 2, medusa::PartitionMethod::Auto});
     cases.push_back({"3 partitions, 3-hop replicas", 3, 3, medusa::PartitionMethod::Contiguous});
     cases.push_back({"2 partitions, hops from the cost model", 2, 0, medusa::PartitionMethod::Auto});
+    cases.push_back({"3 partitions, 2-hop replicas, owned vertices in degree order", 3, 2,
+                     medusa::PartitionMethod::Contiguous, medusa::VertexOrder::Degree});
   }
   return cases;
 }

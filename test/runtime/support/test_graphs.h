@@ -52,8 +52,9 @@ struct PartitionCase {
   }
 };
 
-// 1 partition (vertices in input order, then renumbered by degree), 2 and 3 (METIS when available), 4 contiguous; with multi_hop also 2 and 3 hops and
-// the cost model's choice.
+// 1 partition (vertices in input order, then renumbered by degree), 2 and 3 (METIS when
+// available), 4 contiguous, 2 with owned vertices by degree; with multi_hop also 2 and 3 hops (3
+// with owned vertices by degree) and the cost model's choice.
 std::vector<PartitionCase> partition_cases(bool multi_hop);
 
 }  // namespace medusa_test

@@ -2,13 +2,15 @@
 // head vertices it needs (the paper's section 4.3), the local edges and the routes replicas are
 // refreshed along. Built once on the host from a vertex assignment; both backends consume it.
 //
-// Local vertex order in a partition: owned vertices (ascending global ID), then hop-1 replicas,
+// Local vertex order in a partition: owned vertices (ascending global ID, or by descending in + out
+// degree with VertexOrder::Degree: vertex_order.h), then hop-1 replicas,
 // hop-2 replicas, ... (each hop grouped by owner, ascending global ID). Local edges are the in-edges
 // of every local vertex of hop < hops, so with one hop exactly the in-edges of the owned vertices:
 // every edge lives in its tail's partition and messages never cross partitions. Edges are in local
 // CSR order (by local head), so the edges of the vertices below a hop boundary form a prefix.
 #pragma once
 
+#include <medusa/config.h>
 #include <medusa/partition/assignment.h>
 #include <medusa/topology.h>
 #include <medusa/types.h>
@@ -49,6 +51,7 @@ struct PartitionLayout {
 struct PartitionPlan {
   std::uint32_t parts = 1;
   std::uint32_t hops = 1;
+  VertexOrder owned_order = VertexOrder::Input;  // of each partition's owned vertices
   std::string method;  // how vertices were assigned
   VertexId global_vertices = 0;
   EdgeIndex global_edges = 0;
@@ -65,7 +68,8 @@ struct PartitionPlan {
 
 // Builds the layouts for `hops` >= 1 hops of replicas. Throws medusa::Error if the assignment does
 // not cover the topology.
-PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops);
+PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
+                                   VertexOrder owned_order = VertexOrder::Input);
 
 // The multi-hop cost model (paper appendix A.3): per round of h supersteps a partitioned run pays
 // one replica refresh and h supersteps over the local (replicated) graph. Estimates the time per
