@@ -12,10 +12,6 @@ namespace medusa {
 
 namespace {
 
-constexpr VertexId kMinVertices = VertexId{1} << 16;  // smaller graphs' vertex arrays stay in L2 anyway
-constexpr double kHubFraction = 0.01;
-constexpr double kMinHubShare = 0.2;
-
 std::vector<std::uint64_t> total_degrees(const Topology& t) {
   std::vector<std::uint64_t> d(t.vertex_count);
   const auto V = static_cast<std::int64_t>(t.vertex_count);
@@ -33,14 +29,7 @@ std::vector<EdgeIndex> renumbered_offsets(const std::vector<EdgeIndex>& offsets,
 
 }  // namespace
 
-double hub_share(const Topology& t, double fraction) {
-  if (t.vertex_count == 0 || t.edge_count == 0) return 0.0;
-  std::vector<std::uint64_t> d = total_degrees(t);
-  const auto top = std::max<std::size_t>(1, static_cast<std::size_t>(fraction * static_cast<double>(d.size())));
-  std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(top - 1), d.end(), std::greater<>());
-  const std::uint64_t held = std::accumulate(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(top), std::uint64_t{0});
-  return static_cast<double>(held) / (2.0 * static_cast<double>(t.edge_count));
-}
+double hub_share(const Topology& t, double fraction) { return hub_share(total_degrees(t), t.edge_count, fraction); }
 
 std::uint64_t degree_ordered_layout_bytes(const Topology& t) {
   const std::uint64_t V = t.vertex_count, E = t.edge_count;
@@ -69,14 +58,14 @@ VertexOrderChoice choose_vertex_order(const Topology& t, VertexOrder requested, 
     c.reason = "requested";
     return c;
   }
-  if (t.vertex_count < kMinVertices) {
-    c.reason = "auto: fewer than " + std::to_string(kMinVertices) + " vertices";
+  if (t.vertex_count < kDegreeOrderMinVertices) {
+    c.reason = "auto: fewer than " + std::to_string(kDegreeOrderMinVertices) + " vertices";
     return c;
   }
-  c.hub_share = hub_share(t, kHubFraction);
+  c.hub_share = hub_share(t);
   char share[64];
   std::snprintf(share, sizeof share, "the top 1%% of vertices hold %.1f%% of edge endpoints", 100.0 * c.hub_share);
-  if (c.hub_share < kMinHubShare) {
+  if (!degree_order_pays(t.vertex_count, c.hub_share)) {
     c.reason = std::string("auto: ") + share + " (degree order from 20%)";
     return c;
   }

@@ -101,6 +101,9 @@ TEST_CASE("medusa-gen generates, converts and describes graphs", "[io][medusa-ge
   CHECK_THAT(info.out, Catch::Contains("vertices: 12\n"));
   CHECK_THAT(info.out, Catch::Contains("edges: 34 (directed, as stored)\n"));
   CHECK_THAT(info.out, Catch::Contains("out-degree: min 2, max 4"));
+  // 12 vertices: the top 1% is one vertex of degree 8 (4 out, 4 in) of 68 endpoints.
+  CHECK_THAT(info.out, Catch::Contains("hubs: the top 1% of vertices hold 11.8% of edge endpoints; one-GPU runs "
+                                       "number vertices by ID (VertexOrder::Auto)\n"));
 
   // Same seed, same file; the tool and the library agree.
   REQUIRE(gen({"kron", "--scale", "8", "--seed", "3", "-o", dir.file("a.medusa-bin")}).status == 0);

@@ -9,8 +9,13 @@
 #include <medusa/partition/plan.h>
 #include <medusa/topology.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <numeric>
 #include <string>
+#include <vector>
 
 namespace medusa {
 
@@ -29,8 +34,26 @@ struct VertexOrderChoice {
 // host's available memory. `available_host_bytes` = 0: unknown, not limited.
 VertexOrderChoice choose_vertex_order(const Topology& t, VertexOrder requested, std::uint64_t available_host_bytes);
 
-// Share of the 2E edge endpoints (in + out degree) held by the top `fraction` of vertices.
-double hub_share(const Topology& t, double fraction = 0.01);
+// What VertexOrder::Auto weighs (medusa-gen info prints it too).
+inline constexpr VertexId kDegreeOrderMinVertices = VertexId{1} << 16;  // smaller vertex arrays stay in L2
+inline constexpr double kHubFraction = 0.01;                           // "the top 1% of vertices"
+inline constexpr double kDegreeOrderMinHubShare = 0.2;
+
+// Share of the 2E edge endpoints held by the top `fraction` of vertices, from each vertex's
+// in + out degree (taken by value: reordered).
+inline double hub_share(std::vector<std::uint64_t> degree, std::uint64_t edges, double fraction = kHubFraction) {
+  if (degree.empty() || edges == 0) return 0.0;
+  const auto top = std::max<std::size_t>(1, static_cast<std::size_t>(fraction * static_cast<double>(degree.size())));
+  std::nth_element(degree.begin(), degree.begin() + static_cast<std::ptrdiff_t>(top - 1), degree.end(), std::greater<>());
+  const std::uint64_t held = std::accumulate(degree.begin(), degree.begin() + static_cast<std::ptrdiff_t>(top), std::uint64_t{0});
+  return static_cast<double>(held) / (2.0 * static_cast<double>(edges));
+}
+double hub_share(const Topology& t, double fraction = kHubFraction);
+
+// Auto's rule before the memory check: enough vertices, enough of the endpoints at the hubs.
+inline bool degree_order_pays(VertexId vertices, double top_share) {
+  return vertices >= kDegreeOrderMinVertices && top_share >= kDegreeOrderMinHubShare;
+}
 
 // The whole graph as one partition (no replicas) whose local IDs run in descending in + out degree,
 // ties by ID. Each vertex keeps its out-edges and in-edges in the input order's order, so combiners

@@ -1,9 +1,12 @@
 #include "edge_sort.h"
 
 #include <medusa/io/graph_summary.h>
+#include <medusa/vertex_order.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace medusa::io {
 namespace {
@@ -46,6 +49,9 @@ GraphSummary summarize(const EdgeListData& data) {
   }
   summary.out_degree = stats_of(out);
   summary.in_degree = stats_of(in);
+  std::vector<std::uint64_t> total(data.vertex_count);
+  for (VertexId v = 0; v < data.vertex_count; ++v) total[v] = out[v] + in[v];
+  summary.hub_share = hub_share(std::move(total), summary.edges);
   std::vector<std::uint64_t> keys(data.src.size());
   for (std::size_t e = 0; e < keys.size(); ++e) keys[e] = detail::edge_key(data.src[e], data.dst[e]);
   detail::sort_keys(keys);
@@ -73,6 +79,9 @@ std::string describe(const GraphSummary& s) {
     add("%s-degree: min %llu, max %llu (vertex %u), mean %.3f, zero-degree vertices %u\n", which == 0 ? "out" : "in",
         static_cast<unsigned long long>(d.min), static_cast<unsigned long long>(d.max), d.max_vertex, d.mean, d.zero);
   }
+  add("hubs: the top 1%% of vertices hold %.1f%% of edge endpoints; one-GPU runs number vertices %s\n",
+      100.0 * s.hub_share,
+      degree_order_pays(s.vertices, s.hub_share) ? "by degree (VertexOrder::Auto)" : "by ID (VertexOrder::Auto)");
   if (s.weighted) add("weights: min %g, max %g\n", s.weight_min, s.weight_max);
   else add("weights: none\n");
 #undef add

@@ -22,6 +22,7 @@ struct GraphSummary {
   EdgeIndex self_loops = 0;
   EdgeIndex duplicates = 0;  // edges repeating an earlier (src, dst)
   DegreeStats out_degree, in_degree;
+  double hub_share = 0;  // of the 2E edge endpoints, at the top 1% of vertices by in + out degree
   double weight_min = 0, weight_max = 0;
 };
 
