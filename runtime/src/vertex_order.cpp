@@ -12,14 +12,6 @@ namespace medusa {
 
 namespace {
 
-std::vector<std::uint64_t> total_degrees(const Topology& t) {
-  std::vector<std::uint64_t> d(t.vertex_count);
-  const auto V = static_cast<std::int64_t>(t.vertex_count);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t v = 0; v < V; ++v) d[v] = t.out_degree(static_cast<VertexId>(v)) + t.in_degree(static_cast<VertexId>(v));
-  return d;
-}
-
 // Exclusive prefix sums of the renumbered vertices' degrees.
 std::vector<EdgeIndex> renumbered_offsets(const std::vector<EdgeIndex>& offsets, const std::vector<VertexId>& order) {
   std::vector<EdgeIndex> out(order.size() + 1, 0);
@@ -28,6 +20,20 @@ std::vector<EdgeIndex> renumbered_offsets(const std::vector<EdgeIndex>& offsets,
 }
 
 }  // namespace
+
+std::vector<std::uint64_t> total_degrees(const Topology& t) {
+  std::vector<std::uint64_t> d(t.vertex_count);
+  const auto V = static_cast<std::int64_t>(t.vertex_count);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < V; ++v) d[v] = t.out_degree(static_cast<VertexId>(v)) + t.in_degree(static_cast<VertexId>(v));
+  return d;
+}
+
+void sort_by_degree(const std::vector<std::uint64_t>& degree, std::vector<VertexId>& ids) {
+  // Unique keys (degree, ID): a plain sort is deterministic.
+  std::sort(ids.begin(), ids.end(),
+            [&](VertexId a, VertexId b) { return degree[a] != degree[b] ? degree[a] > degree[b] : a < b; });
+}
 
 double hub_share(const Topology& t, double fraction) { return hub_share(total_degrees(t), t.edge_count, fraction); }
 
@@ -91,12 +97,9 @@ PartitionLayout degree_ordered_layout(const Topology& t) {
   l.index = 0;
   l.hop_begin = {0, V, V};
 
-  // Unique keys (degree, ID): a plain sort is deterministic.
-  const std::vector<std::uint64_t> degree = total_degrees(t);
   l.global_id.resize(V);
   std::iota(l.global_id.begin(), l.global_id.end(), VertexId{0});
-  std::sort(l.global_id.begin(), l.global_id.end(),
-            [&](VertexId a, VertexId b) { return degree[a] != degree[b] ? degree[a] > degree[b] : a < b; });
+  sort_by_degree(total_degrees(t), l.global_id);
   std::vector<VertexId> local(V);
   for (VertexId i = 0; i < V; ++i) local[l.global_id[i]] = i;
 

@@ -50,6 +50,11 @@ inline double hub_share(std::vector<std::uint64_t> degree, std::uint64_t edges, 
 }
 double hub_share(const Topology& t, double fraction = kHubFraction);
 
+// Each vertex's in + out degree.
+std::vector<std::uint64_t> total_degrees(const Topology& t);
+// Sorts vertex IDs into degree order: descending `degree` (total_degrees), ties by ID.
+void sort_by_degree(const std::vector<std::uint64_t>& degree, std::vector<VertexId>& ids);
+
 // Auto's rule before the memory check: enough vertices, enough of the endpoints at the hubs.
 inline bool degree_order_pays(VertexId vertices, double top_share) {
   return vertices >= kDegreeOrderMinVertices && top_share >= kDegreeOrderMinHubShare;

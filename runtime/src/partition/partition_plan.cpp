@@ -3,6 +3,7 @@
 // seconds on a 16-core host.
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
+#include <medusa/vertex_order.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -84,23 +85,22 @@ std::vector<EdgeIndex> local_edge_positions(const Topology& t, const std::vector
   return positions;
 }
 
-// Sorts a partition's owned vertices (ascending IDs) into its local order.
-void order_owned(const Topology& t, VertexOrder order, std::vector<VertexId>& owned) {
-  if (order != VertexOrder::Degree) return;
-  std::stable_sort(owned.begin(), owned.end(), [&](VertexId x, VertexId y) {
-    return t.out_degree(x) + t.in_degree(x) > t.out_degree(y) + t.in_degree(y);
-  });
+// Each partition's owned vertices in local order: ascending ID, or by degree (vertex_order.h).
+std::vector<std::vector<VertexId>> owned_lists(const Topology& t, const PartitionAssignment& a, VertexOrder order) {
+  std::vector<std::vector<VertexId>> owned(a.parts);
+  for (VertexId v = 0; v < t.vertex_count; ++v) owned[a.part_of[v]].push_back(v);
+  if (order == VertexOrder::Degree) {
+    const std::vector<std::uint64_t> degree = total_degrees(t);
+    for (std::vector<VertexId>& list : owned) sort_by_degree(degree, list);
+  }
+  return owned;
 }
 
 // Each vertex's local ID in its owner partition.
-std::vector<VertexId> owned_rank(const Topology& t, const PartitionAssignment& a, VertexOrder order) {
-  std::vector<std::vector<VertexId>> owned(a.parts);
-  for (VertexId v = 0; v < t.vertex_count; ++v) owned[a.part_of[v]].push_back(v);
+std::vector<VertexId> owned_rank(const Topology& t, const std::vector<std::vector<VertexId>>& owned) {
   std::vector<VertexId> rank(t.vertex_count);
-  for (std::vector<VertexId>& list : owned) {
-    order_owned(t, order, list);
+  for (const std::vector<VertexId>& list : owned)
     for (VertexId i = 0; i < list.size(); ++i) rank[list[i]] = i;
-  }
   return rank;
 }
 
@@ -143,9 +143,10 @@ void order_in_edges_globally(Topology& t, const std::vector<VertexId>& global_id
 }
 
 PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
-                             std::uint32_t hops, VertexOrder order, const std::vector<VertexId>& rank) {
+                             std::uint32_t hops, const std::vector<VertexId>& owned,
+                             const std::vector<VertexId>& rank) {
   HopLevels l = hop_levels(t, a, p, hops);
-  order_owned(t, order, l.members[0]);
+  l.members[0] = owned;  // (the same vertices, in local order)
   PartitionLayout out;
   out.index = p;
 
@@ -219,10 +220,11 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   plan.global_vertices = t.vertex_count;
   plan.global_edges = t.edge_count;
   plan.owned_order = owned_order;
-  const std::vector<VertexId> rank = owned_rank(t, a, owned_order);
+  const std::vector<std::vector<VertexId>> owned = owned_lists(t, a, owned_order);
+  const std::vector<VertexId> rank = owned_rank(t, owned);
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
-  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, owned_order, rank);
+  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank);
   return plan;
 }
 

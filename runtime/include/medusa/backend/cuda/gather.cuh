@@ -24,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -161,7 +162,7 @@ class DegreeBins {
   }
 
   void build(const std::vector<EdgeIndex>& offsets, std::uint64_t n, std::uint32_t m,
-             std::size_t message_bytes, cudaStream_t s) {
+             std::size_t message_bytes, int sm_count, cudaStream_t s) {
     std::vector<VertexId> medium, heavy;
     std::vector<std::uint32_t> first_chunk{0}, chunk_owner;
     std::vector<EdgeIndex> chunk_begin;
@@ -182,7 +183,7 @@ class DegreeBins {
     }
     vertices_ = n;
     small_lanes_ = small_slots <= small * kThreadAverageSlots ? 1 : 4;
-    loads_ahead_ = choose_loads_ahead(medium.size());
+    loads_ahead_ = choose_loads_ahead(medium.size(), sm_count);
     d_medium_.allocate(medium.size());
     d_medium_.upload(medium.data(), medium.size(), s);
     d_heavy_.allocate(heavy.size());
@@ -225,11 +226,8 @@ class DegreeBins {
   // kAheadWarpsPerSm warps per SM. H100: ego-twitter (37,763, 286 per SM) gains 18% on PageRank;
   // Kronecker scale 22 (604,279, 4,578 per SM) loses 5%. MEDUSA_GATHER_LOADS=ahead|plain overrides.
   static constexpr std::uint64_t kAheadWarpsPerSm = 1024;
-  static bool choose_loads_ahead(std::uint64_t medium_warps) {
-    int device = 0, sms = 1;
-    MEDUSA_CUDA_CHECK(cudaGetDevice(&device));
-    MEDUSA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const bool few = medium_warps <= kAheadWarpsPerSm * static_cast<std::uint64_t>(sms);
+  static bool choose_loads_ahead(std::uint64_t medium_warps, int sm_count) {
+    const bool few = medium_warps <= kAheadWarpsPerSm * static_cast<std::uint64_t>(std::max(1, sm_count));
     return common::choice_from_env("MEDUSA_GATHER_LOADS", few, {{"ahead", true}, {"plain", false}});
   }
 

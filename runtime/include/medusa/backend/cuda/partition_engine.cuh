@@ -213,7 +213,7 @@ class PartitionEngine {
     }
     out_offsets_ = t.out_offsets;
     if (layout_.columns()) upload_column_edges(t);
-    if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), s);
+    if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), device_.sm_count, s);
     if (pull_fusion_) upload_in_edges(t);
 
     // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
