@@ -223,6 +223,9 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
   if (stats.batched_supersteps > 0)
     std::printf("%s: %u supersteps issued in batches, %u of them replayed from a recording\n", name.c_str(),
                 stats.batched_supersteps, stats.replayed_supersteps);
+  if (stats.source_passes_skipped > 0)
+    std::printf("%s: %u supersteps used source messages that the VERTEX step before computed\n", name.c_str(),
+                stats.source_passes_skipped);
   if (stats.partitions > 1) {
     std::printf("%s: %u partitions, %u-hop replicas (replication factor %.2f): %u refreshes, %.3f MB exchanged "
                 "(%.3f MB per superstep), %.3f ms copying (%.1f%% of the run)\n",

@@ -1,7 +1,10 @@
 // PageRank without frontiers, with one message per source (what medusa-cc emits for samples/pagerank):
-// on the CUDA backend the VERTEX launch runs in the fused pass's gather. Checked against the same
-// program with that turned off (MEDUSA_VERTEX_FUSION=off), bit for bit, batched and replayed,
-// stopped by maxIteration or by a Halt() cast inside the gather in a batch. Backend-neutral.
+// on the CUDA backend the VERTEX launch runs in the fused pass's gather, and computes the next
+// superstep's source messages there (cuda/source_prefetch.cuh). Checked against the same program
+// with those turned off (MEDUSA_VERTEX_FUSION=off, MEDUSA_SOURCE_PREFETCH=off), bit for bit,
+// batched and replayed, stopped by maxIteration or by a Halt() cast inside the gather in a batch,
+// and with a VERTEX launch after the fused one that changes what the prefetched messages read.
+// Backend-neutral.
 #define MEDUSA_GENERATED 1
 #include <medusa/medusa.h>
 
@@ -13,6 +16,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -89,6 +93,7 @@ struct SendRank_edge_element : SendRank {
     float msg = v.rank / v.edge_count();
     return (msg);
   }
+  static constexpr bool medusa_source_message_steady = true;  // (it reads v.rank and the degree)
 };
 }  // namespace medusa_gen_SendRank
 using SendRank = medusa_gen_SendRank::SendRank;
@@ -105,8 +110,10 @@ struct UpdateRank {
     if (HaltAt != 0 && medusa::Superstep() == HaltAt) medusa::Halt();
   }
 };
+// What medusa-cc emits for a VERTEX launch that follows a pass of SendRank in its iteration.
 template <unsigned HaltAt>
 struct UpdateRank_element {
+  using medusa_next_source_work = medusa_gen_SendRank::SendRank_edge_element;
   UpdateRank<HaltAt> f;
   MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
                             medusa::VertexId id) const {
@@ -118,12 +125,33 @@ struct UpdateRank_element {
 template <unsigned HaltAt>
 using UpdateRank = medusa_gen_UpdateRank::UpdateRank<HaltAt>;
 
+// A second VERTEX launch after the fused one: it changes the ranks the next superstep's messages
+// read, after the fused VERTEX step computed them.
+namespace medusa_gen_Damp {
+struct Damp {
+  MEDUSA_HD void operator()(medusa_gen_UpdateRank::Vertex& v) const { v.rank = v.rank * 0.5f + 0.25f; }
+};
+struct Damp_element {
+  Damp f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
+                            medusa::VertexId id) const {
+    medusa_gen_UpdateRank::Vertex v{{&c, id}, va.rank[id]};
+    f(v);
+  }
+};
+}  // namespace medusa_gen_Damp
+using Damp = medusa_gen_Damp::Damp;
+
 template <unsigned HaltAt>
 void pagerank_step() {
   medusa::InitMessageBuffer(0.0f);
   medusa::EMV<medusa::ELIST>::Run(SendRank{});
   medusa::Combiner();
   medusa::EMV<medusa::VERTEX>::Run(UpdateRank<HaltAt>{});
+}
+void damped_pagerank_step() {
+  pagerank_step<0>();
+  medusa::EMV<medusa::VERTEX>::Run(Damp{});
 }
 }  // namespace vertex_fusion_test
 
@@ -133,6 +161,8 @@ MEDUSA_TEST_EMV_LAUNCH(vertex_fusion_test::UpdateRank<0>, VERTEX,
                        vertex_fusion_test::medusa_gen_UpdateRank::UpdateRank_element<0>, vertex_fusion_test::Program)
 MEDUSA_TEST_EMV_LAUNCH(vertex_fusion_test::UpdateRank<90>, VERTEX,
                        vertex_fusion_test::medusa_gen_UpdateRank::UpdateRank_element<90>, vertex_fusion_test::Program)
+MEDUSA_TEST_EMV_LAUNCH(vertex_fusion_test::Damp, VERTEX, vertex_fusion_test::medusa_gen_Damp::Damp_element,
+                       vertex_fusion_test::Program)
 
 namespace vertex_fusion_test {
 // Uniform random edges plus two hubs of 6000 in- and out-edges: the Combiner's small, warp and
@@ -153,7 +183,7 @@ struct RankRun {
   std::vector<float> ranks;
   medusa::RunStats stats;
 };
-template <unsigned HaltAt>
+template <void (*Step)()>
 RankRun run_pagerank(const medusa_test::EdgeList& el, bool replayable) {
   medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
@@ -163,30 +193,49 @@ RankRun run_pagerank(const medusa_test::EdgeList& el, bool replayable) {
   auto device = medusa::Init_Device_DS(graph, conf);
   RankRun run;
   if (replayable) {
-    medusa::detail::register_replayable_iteration(&pagerank_step<HaltAt>);
-    run.stats = device.Run(&pagerank_step<HaltAt>);
+    medusa::detail::register_replayable_iteration(Step);
+    run.stats = device.Run(Step);
   } else {
-    run.stats = device.Run([] { pagerank_step<HaltAt>(); });
+    run.stats = device.Run([] { Step(); });
   }
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
   return run;
 }
 
+// Whether this run fuses passes at all (the GPU suite also runs with MEDUSA_PULL_FUSION=off).
+bool pull_fusion_on() {
+  const char* pull = std::getenv("MEDUSA_PULL_FUSION");
+  return pull == nullptr || std::string(pull) != "off";
+}
+
 template <unsigned HaltAt>
 void check_against_separate(const medusa_test::EdgeList& el) {
   const auto separate = [&](bool replayable) {
     const medusa_test::ScopedEnv vertex("MEDUSA_VERTEX_FUSION", "off");
-    return run_pagerank<HaltAt>(el, replayable);
+    return run_pagerank<&pagerank_step<HaltAt>>(el, replayable);
+  };
+  const auto unprefetched = [&](bool replayable) {
+    const medusa_test::ScopedEnv prefetch("MEDUSA_SOURCE_PREFETCH", "off");
+    return run_pagerank<&pagerank_step<HaltAt>>(el, replayable);
   };
   for (const char* batch : {static_cast<const char*>(nullptr), "always"}) {
     for (bool replayable : {false, true}) {
       const medusa_test::ScopedEnv batches("MEDUSA_SUPERSTEP_BATCH", batch);
       INFO("MEDUSA_SUPERSTEP_BATCH=" << (batch ? batch : "") << (replayable ? ", replayable" : "")
                                      << ", Halt() at " << HaltAt);
-      const RankRun fused = run_pagerank<HaltAt>(el, replayable);  // (VERTEX in the gather)
+      const RankRun fused = [&] {  // (VERTEX in the gather, and the next superstep's messages)
+        const medusa_test::ScopedEnv prefetch("MEDUSA_SOURCE_PREFETCH", "on");
+        return run_pagerank<&pagerank_step<HaltAt>>(el, replayable);
+      }();
+      const RankRun automatic = run_pagerank<&pagerank_step<HaltAt>>(el, replayable);
       const RankRun plain = separate(replayable);
+      const RankRun fused_only = unprefetched(replayable);
       CHECK(fused.ranks == plain.ranks);  // (the same folds, in the same order)
+      CHECK(fused_only.ranks == plain.ranks);
+      CHECK(automatic.ranks == plain.ranks);
+      CHECK(fused_only.stats.source_passes_skipped == 0);
+      CHECK(plain.stats.source_passes_skipped == 0);
       CHECK(fused.stats.supersteps == (HaltAt != 0 ? HaltAt + 1 : 120u));
       CHECK(fused.stats.supersteps == plain.stats.supersteps);
       CHECK(fused.stats.stop_reason == plain.stats.stop_reason);
@@ -195,6 +244,16 @@ void check_against_separate(const medusa_test::EdgeList& el) {
 #if defined(__CUDACC__)
       CHECK(fused.stats.batched_supersteps > fused.stats.supersteps / 2);
       if (replayable) CHECK(fused.stats.replayed_supersteps > 0);
+      // Every superstep after the first took its messages from the one before, unless a replay
+      // ran it (the host counts only those it issued).
+      if (pull_fusion_on() && !replayable) CHECK(fused.stats.source_passes_skipped == fused.stats.supersteps - 1);
+      if (pull_fusion_on() && replayable) CHECK(fused.stats.source_passes_skipped > 0);
+      if (!pull_fusion_on()) CHECK(fused.stats.source_passes_skipped == 0);
+      // Auto: only on graphs of at most 8 edges per vertex (the graph without hubs has 4.5).
+      const bool sparse = el.src.size() <= 8 * std::size_t{el.vertex_count};
+      CHECK((automatic.stats.source_passes_skipped != 0) == (sparse && pull_fusion_on()));
+#else
+      CHECK(fused.stats.source_passes_skipped == 0);
 #endif
     }
   }
@@ -209,5 +268,26 @@ TEST_CASE("PageRank without frontiers: its VERTEX launch run in the gather equal
     const medusa_test::EdgeList el = hub_graph(hubs);
     check_against_separate<0>(el);   // maxIteration (120)
     check_against_separate<90>(el);  // Halt() inside a batch (a replayed one when registered)
+  }
+}
+
+TEST_CASE("Source messages computed in a VERTEX step are not used once another launch changed their vertex",
+          "[runtime]") {
+  using namespace vertex_fusion_test;
+  const medusa_test::ScopedEnv pull("MEDUSA_PULL_FUSION", nullptr), replay("MEDUSA_BATCH_REPLAY", nullptr);
+  const medusa_test::EdgeList el = hub_graph(true);
+  const medusa_test::ScopedEnv prefetch("MEDUSA_SOURCE_PREFETCH", "on");
+  for (bool replayable : {false, true}) {
+    INFO((replayable ? "replayable" : "not replayable"));
+    const RankRun damped = run_pagerank<&damped_pagerank_step>(el, replayable);
+    const RankRun separate = [&] {
+      const medusa_test::ScopedEnv vertex("MEDUSA_VERTEX_FUSION", "off");
+      return run_pagerank<&damped_pagerank_step>(el, replayable);
+    }();
+    CHECK(damped.ranks == separate.ranks);
+    CHECK(damped.stats.supersteps == 120u);
+    CHECK(damped.stats.source_passes_skipped == 0);  // (every prefetch found stale)
+    // The undamped program differs: the check above can tell stale messages from fresh ones.
+    CHECK(run_pagerank<&pagerank_step<0>>(el, replayable).ranks != damped.ranks);
   }
 }

@@ -69,6 +69,9 @@ struct RunStats {
   // Of those, supersteps launched as a replay of a recorded batch, without the host issuing them
   // (an iteration function medusa-cc proved replayable).
   std::uint32_t replayed_supersteps = 0;
+  // Supersteps the host issued whose pass computing one message per source vertex was skipped: the
+  // VERTEX step before had computed those messages (CUDA; docs/design/pull-fusion.md).
+  std::uint32_t source_passes_skipped = 0;
   // Partitioned runs (gpuCount > 1): the replica exchange.
   std::uint32_t partitions = 1;
   std::uint32_t replication_hops = 1;

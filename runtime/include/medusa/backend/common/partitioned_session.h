@@ -416,6 +416,8 @@ class PartitionedSession : public SessionBase {
       }
     }
     for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
+    if constexpr (Engine::kFusesVertexIntoGather)
+      for (auto& e : engines_) stats_.source_passes_skipped += e->take_source_prefetches();
     stats_.partitions = static_cast<std::uint32_t>(engines_.size());
     stats_.replication_hops = hops_;
     if (engines_.size() > 1) stats_.replication_factor = plan_.replication_factor();

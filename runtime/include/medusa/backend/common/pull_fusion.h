@@ -67,6 +67,16 @@ struct has_source_message : std::false_type {};
 template <class Work>
 struct has_source_message<Work, std::void_t<decltype(&Work::medusa_source_message)>> : std::true_type {};
 
+// medusa-cc proved that a source message reads only its vertex, the degrees and the functor's
+// members: no Superstep(), no vote, no SetActive(), no combined value (`static constexpr bool
+// medusa_source_message_steady` in the element). Computed right after a vertex's VERTEX step, it
+// is then the message the next superstep's pass would compute, until something else runs.
+template <class Work, class = void>
+struct is_steady_source_message : std::false_type {};
+template <class Work>
+struct is_steady_source_message<Work, std::void_t<decltype(Work::medusa_source_message_steady)>>
+    : std::bool_constant<has_source_message<Work>::value && Work::medusa_source_message_steady> {};
+
 // A pulled frontier whose active sources all send the same message (BFS: the next level) folds,
 // under an idempotent operator, each vertex to op(fill, message) at its first in-edge from an
 // active source: the pass may stop there (Beamer's bottom-up early exit, derived from the

@@ -111,6 +111,7 @@ inline unsigned lanes_per_vertex(std::uint64_t vertices, std::uint64_t edges) {
 template <ApiKind K, class Program, class Element>
 void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
                       const common::LaunchRange& range) {
+  s.note_user_launch();
   if constexpr (K == MLIST || K == MESSAGE) s.ensure_message_buffer();
   if constexpr (K == VERTEX || K == ELIST || K == MLIST) {
     detail::run_vertices<K>(s, domain, element, range);
@@ -132,6 +133,7 @@ void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element&
 template <class Program, class Element>
 void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
                                   const common::LaunchRange& range) {
+  s.note_user_launch();
   const LaunchState l = s.launch_state();
   using Msg = typename Program::Message;
   using VA = typename Program::VertexArrays;

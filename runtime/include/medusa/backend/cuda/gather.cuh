@@ -126,6 +126,12 @@ struct stops_at_first_sent<Source, std::void_t<decltype(Source::kStopsAtFirstSen
 struct NoVertexStep {
   __device__ __forceinline__ void operator()(VertexId) const {}
 };
+template <class Msg>
+__device__ __forceinline__ bool has_out_edges(const KernelCtx<Msg>& c, std::uint64_t v) {
+  // (4-byte degrees where the pass has them: edge_count() reads them too)
+  return c.out_degree != nullptr ? c.out_degree[v] != 0 : c.out_offsets[v + 1] != c.out_offsets[v];
+}
+
 template <class Msg, class VA, class EA, class Element>
 struct VertexStep {
   KernelCtx<Msg> c;
@@ -133,6 +139,18 @@ struct VertexStep {
   EA ea;
   Element f;
   __device__ __forceinline__ void operator()(VertexId v) const { f(c, va, ea, v); }
+};
+// The same, then the next superstep's message of v, from the vertex the step left final
+// (source_prefetch.cuh): the pass that would compute it reads every vertex again.
+template <class Msg, class VA, class EA, class Element, class Work>
+struct VertexStepThenMessage {
+  VertexStep<Msg, VA, EA, Element> step;
+  Work work;
+  Msg* next_sources;
+  __device__ __forceinline__ void operator()(VertexId v) const {
+    step(v);
+    if (has_out_edges(step.c, v)) next_sources[v] = work.medusa_source_message(step.c, step.va, step.ea, v);
+  }
 };
 
 // The vertices of one partition binned by slot count (lists on the device), with the heavy
@@ -280,9 +298,7 @@ __global__ void __launch_bounds__(kBlock)
     if (received != nullptr) received[v] = 0;
     if (active != nullptr && active[v] == 0) {
       out[v] = fill;
-    } else if (c.out_degree != nullptr ? c.out_degree[v] != 0 : c.out_offsets[v + 1] != c.out_offsets[v]) {
-      // (4-byte degrees where the pass has them: edge_count() reads them too, and PageRank's pass
-      // over V then reads 12 bytes a vertex instead of 20)
+    } else if (has_out_edges(c, v)) {  // (PageRank's pass over V reads 12 bytes a vertex, not 20)
       const Msg x = work.medusa_source_message(c, va, ea, static_cast<VertexId>(v));
       out[v] = x;
       if constexpr (sizeof(Msg) <= sizeof(unsigned long long)) {

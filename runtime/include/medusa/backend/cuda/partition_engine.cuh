@@ -28,6 +28,7 @@
 #include <medusa/backend/cuda/memory_plan.h>
 #include <medusa/backend/cuda/push_combine.cuh>
 #include <medusa/backend/cuda/queue_expand.cuh>
+#include <medusa/backend/cuda/source_prefetch.cuh>
 #include <medusa/backend/cuda/superstep_batch.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
@@ -329,16 +330,20 @@ class PartitionEngine {
       // slots are left unwritten until something reads or writes them (materialize_slots),
       // usually never (PageRank, BFS).
       slots_ = SlotState::FromSources;
-      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active, d_source_messages_.data(), fill,
-                                                       &d_counters_.data()->source_sent_fill};
       if constexpr (common::may_push_combine<Op, Message>) {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
-      const bool one_message = source_messages(work, fill, active, frontier && may_stop);
-      if (!frontier && vertex_fusion_ && combine_count_ == V_)  // a VERTEX launch may join the gather
+      const bool joinable = !frontier && vertex_fusion_ && combine_count_ == V_;  // by a VERTEX launch
+      // (the VERTEX step before may have computed this pass's messages: source_prefetch.cuh)
+      const bool prefetched = joinable && prefetch_.take(work, user_launches_, d_source_messages_);
+      const bool one_message = !prefetched && source_messages(work, fill, active, frontier && may_stop);
+      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active, d_source_messages_.data(), fill,
+                                                       &d_counters_.data()->source_sent_fill};
+      if (joinable) {
         pending_gather_ = gathered;
-      else if (may_stop && one_message)
+        prefetch_.plan(work, V_, E_);
+      } else if (may_stop && one_message)
         gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
                op, d_received_.data());
       else
@@ -364,13 +369,26 @@ class PartitionEngine {
   void issue_pending_gather(const Op& op) {
     gpu::DeviceScope on(device_.ordinal);
     gather(take_pending_gather(), op, d_received_.data());
+    prefetch_.issued(/*computed=*/false, user_launches_);
   }
+  // The VERTEX step may also compute the next superstep's source messages (source_prefetch.cuh).
   template <class Op, class Element>
   void issue_pending_gather(const Op& op, const Element& vertex_element) {
     gpu::DeviceScope on(device_.ordinal);
-    gather(take_pending_gather(), op, d_received_.data(),
-           gpu::VertexStep<Message, VertexArrays, EdgeArrays, Element>{ctx(), vertex_arrays_, edge_arrays_,
-                                                                      vertex_element});
+    const gpu::VertexStep<Message, VertexArrays, EdgeArrays, Element> step{ctx(), vertex_arrays_, edge_arrays_,
+                                                                           vertex_element};
+    using Work = typename gpu::next_source_work<Element>::type;
+    if constexpr (!std::is_void_v<Work>) {
+      if (const Work* work = prefetch_.template planned<Work>(V_)) {
+        gather(take_pending_gather(), op, d_received_.data(),
+               gpu::VertexStepThenMessage<Message, VertexArrays, EdgeArrays, Element, Work>{step, *work,
+                                                                                          prefetch_.next()});
+        prefetch_.issued(/*computed=*/true, user_launches_);
+        return;
+      }
+    }
+    gather(take_pending_gather(), op, d_received_.data(), step);
+    prefetch_.issued(/*computed=*/false, user_launches_);
   }
   // ---- The VERTEX launch over a batched push's receivers, joined with the superstep's end ----
   // Held back when it may be the last operation of a queued superstep: finish_batched_superstep
@@ -394,6 +412,7 @@ class PartitionEngine {
                                             d_received_spare_.data(),
                                             spare_fill_};
       const std::uint64_t threads = std::max(batch_.vertex_edge_bound(), batch_.vertex_bound());
+      note_user_launch();
       gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays, EdgeArrays, Element>
           <<<gpu::grid_for(threads, max_blocks_), 256, 0, stream_.get()>>>(ctx(), vertex_arrays_, edge_arrays_,
                                                                          element, tail, end);
@@ -596,6 +615,7 @@ class PartitionEngine {
       receivers_valid_ = false;
       if (spare_ == SpareState::Dirty) spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
       combined_swaps_ = 0;
+      prefetch_.batch_started();
       batch_start_ = host_step_state();
       batch_start_edges_ = edges_visited_;
     }
@@ -638,6 +658,7 @@ class PartitionEngine {
       full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
     }
     swaps_by_step_[superstep_ - batch_.first_step()] = combined_swaps_;
+    prefetch_.step_ended(superstep_ - batch_.first_step());
     host_edges_by_step_[superstep_ - batch_.first_step()] = edges_visited_ - batch_start_edges_;
     active_scan_valid_ = false;
     if (!full && !last) return nullptr;
@@ -648,12 +669,17 @@ class PartitionEngine {
     cudaSetDevice(device_.ordinal);
     pending_gather_.reset();
     drop_held();
+    prefetch_.invalidate();
     batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
   }
 
   // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
-  void record_batches(bool replayable) { batch_.record_graphs(replayable, conf_.maxIteration); }
+  // (at the start of every Run)
+  void record_batches(bool replayable) {
+    batch_.record_graphs(replayable, conf_.maxIteration);
+    prefetch_.invalidate();  // (a Run starts from what the host uploaded, whatever ran before)
+  }
   // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
   // issue superstep `step`.
   std::uint32_t replay_length(std::uint32_t step, std::uint32_t max_iteration) const {
@@ -667,6 +693,7 @@ class PartitionEngine {
     batch_.replay(stream_.get());
     queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
     combined_swaps_ = swaps_by_step_.back();     // (and swaps_by_step_ is still the recording's)
+    prefetch_.replayed();
     edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
     return take_batch(/*leave=*/superstep_ + 1 >= conf_.maxIteration);
   }
@@ -677,6 +704,10 @@ class PartitionEngine {
   std::byte* vertex_field(std::size_t i) { return d_vertex_fields_[i].data(); }
   std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
+  // Supersteps whose source-message pass the host skipped (source_prefetch.cuh), since the last call.
+  std::uint32_t take_source_prefetches() { return prefetch_.take_hits(); }
+  // A launch that runs user code: it may change what a prefetched source message would read.
+  void note_user_launch() { ++user_launches_; }
 
   // Device pointers for one launch (valid on the GPU only).
   KernelCtx<Message> ctx() const {
@@ -817,6 +848,7 @@ class PartitionEngine {
   template <class Source, class Op, class Then = gpu::NoVertexStep>
   void gather(const Source& src, const Op& op, std::uint8_t* received, const Then& then = {}) {
     receivers_valid_ = false;
+    note_user_launch();  // (a fused pass runs the work; a VertexStep the VERTEX functor)
     const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
                                       batch_.device_halted()};
     cudaStream_t s = stream_.get();
@@ -1016,12 +1048,14 @@ class PartitionEngine {
       const std::uint32_t k = o.stop_step - first_step;
       if (superstep_queued_ && ((k + 1) & 1u) != (queued_swaps_ & 1u)) swap_queued_frontiers();
       if (((combined_swaps_ - swaps_by_step_[k]) & 1u) != 0) swap_combined_buffers();
+      prefetch_.stopped_at(k, d_source_messages_);
       spare_ = SpareState::Unknown;  // (nothing is known of the spare copy)
       receivers_valid_ = false;
       edges_visited_ = batch_start_edges_ + host_edges_by_step_[k];
     }
     queued_swaps_ = 0;
     combined_swaps_ = 0;
+    prefetch_.batch_started();
     batch_start_ = host_step_state();
     edges_visited_ += o.edges_visited;
     batch_start_edges_ = edges_visited_;
@@ -1130,6 +1164,8 @@ class PartitionEngine {
   // MEDUSA_VERTEX_FUSION=off: a VERTEX launch after a fused pass never runs in its gather.
   bool vertex_fusion_ = common::choice_from_env("MEDUSA_VERTEX_FUSION", true, {{"off", false}});
   std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
+  gpu::SourcePrefetcher<Message> prefetch_;
+  std::uint64_t user_launches_ = 0;  // launches that ran user code (note_user_launch)
   // MEDUSA_END_FUSION=off: the VERTEX launch over a batched push's receivers is never joined with
   // the superstep's end (hold_receiver_vertex).
   bool end_fusion_ = common::choice_from_env("MEDUSA_END_FUSION", true, {{"off", false}});
@@ -1242,6 +1278,8 @@ class PartitionEngine {
     SpareState spare;
     int spare_queue;
     std::array<unsigned char, sizeof(Message)> spare_fill;
+    const Message* source_messages;
+    bool source_prefetch_valid;
     bool operator==(const HostStepState& o) const {
       return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
              pushed_flags == o.pushed_flags && next_flags == o.next_flags && active_queue == o.active_queue &&
@@ -1249,14 +1287,16 @@ class PartitionEngine {
              receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
              messages_allocated == o.messages_allocated && init_value == o.init_value &&
              receivers_fill == o.receivers_fill && combined == o.combined && spare == o.spare &&
-             spare_queue == o.spare_queue && spare_fill == o.spare_fill;
+             spare_queue == o.spare_queue && spare_fill == o.spare_fill &&
+             source_messages == o.source_messages && source_prefetch_valid == o.source_prefetch_valid;
     }
   };
   HostStepState host_step_state() const {
     HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(),
                     d_next_active_vertex_.data(), d_active_vertices_.data(), receivers_queue_,
                     receivers_valid_, active_scan_valid_, messages_allocated_, {}, {},
-                    d_combined_.data(), spare_, spare_queue_, {}};
+                    d_combined_.data(), spare_, spare_queue_, {}, d_source_messages_.data(),
+                    prefetch_.valid()};
     std::memcpy(h.init_value.data(), &init_value_, sizeof(Message));
     std::memcpy(h.receivers_fill.data(), &receivers_fill_, sizeof(Message));
     std::memcpy(h.spare_fill.data(), &spare_fill_, sizeof(Message));
