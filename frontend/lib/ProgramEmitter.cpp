@@ -47,6 +47,14 @@ std::string scopePrefix(const NamespacePath& path) {
   return path.empty() ? "" : out + "::";
 }
 
+// Whether a uniform message reads only its vertex, the degrees and the functor's members: no
+// superstep, vote, frontier or combined value. The runtime may then compute it a superstep early,
+// right after the vertex's VERTEX step.
+bool steadyMessage(const FunctorInfo& f) {
+  return !(f.uses_superstep || f.continue_vote || f.halt_vote || f.sets_vertex_active || f.sets_edge_active ||
+           f.reads_combined);
+}
+
 }  // namespace
 
 // Accumulates the output and knows its own line numbers, for #line directives back to it.
@@ -351,11 +359,31 @@ std::string ProgramEmitter::elementBody(const FunctorInfo& functor) const {
   return join(lines, "\n");
 }
 
-std::string ProgramEmitter::functorEnd(const FunctorInfo& functor) const {
+std::string ProgramEmitter::nextSourceWork(const FunctorInfo& functor, const EmitOptions& options) const {
+  if (functor.kind != ApiKind::Vertex || functor.next_source_functor.empty()) return "";
+  for (const FunctorInfo& pass : model_.functors) {
+    // Its element must exist (edge-parallel, uniform and steady) and come first in the file.
+    if (pass.name != functor.next_source_functor || !edgeParallel(pass, options) ||
+        !pass.edge_loop->uniform_message || !steadyMessage(pass) ||
+        pass.region.begin_offset >= functor.region.begin_offset)
+      continue;
+    const std::string scope = scopePrefix(pass.namespaces);
+    return (scope.empty() ? "::" : scope) + "medusa_gen_" + pass.name + "::" + pass.name + "_edge_element";
+  }
+  return "";
+}
+
+std::string ProgramEmitter::functorEnd(const FunctorInfo& functor, const std::string& next_source_work) const {
   std::string index_type = "VertexId", index = "id";
   if (functor.kind == ApiKind::Edge) index_type = "EdgeIndex", index = "eid";
   if (functor.kind == ApiKind::Message) index_type = "EdgeIndex", index = "slot";
+  std::string hint;
+  if (!next_source_work.empty())
+    hint = "  // A pass of " + functor.next_source_functor + " precedes this launch: its next superstep's messages\n"
+           "  // may be computed here (runtime: source_prefetch.cuh).\n"
+           "  using medusa_next_source_work = " + next_source_work + ";\n";
   std::string element = templates_.render("element", {{"functor", functor.name},
+                                                      {"next_source_work", hint},
                                                       {"message", model_.message_type},
                                                       {"index_type", index_type},
                                                       {"index", index},
@@ -416,6 +444,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
                                                                 {"edge", model_.edge.name},
                                                                 {"vertex_param", vertex_param},
                                                                 {"list_param", list_param},
+                                                                {"steady", steadyMessage(functor) ? "true" : "false"},
                                                                 {"body", source}}));
     if (loop.prologue.begin_offset != loop.prologue.end_offset) {
       std::string prologue = userText(loop.prologue.begin_offset, loop.prologue.end_offset);
@@ -510,7 +539,7 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
       out.append(launcher(*r.functor, true));
     } else if (r.functor) {
       out.toGenerated();
-      out.append(functorEnd(*r.functor));
+      out.append(functorEnd(*r.functor, nextSourceWork(*r.functor, options)));
     } else if (traits_done) {
       out.toGenerated();
       out.append(combinerEnd(*r.combiner, false));

@@ -7,6 +7,7 @@
 #include "medusa-cc/MedusaDiagnostics.h"
 #include "medusa-cc/ProgramMatcher.h"
 #include "medusa-cc/SlotLifetimeAnalysis.h"
+#include "medusa-cc/SourcePrefetchAnalysis.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/SourceManager.h>
@@ -100,6 +101,10 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
   model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
   model.replayable_iterations = IterationReplayAnalysis(context).replayableIterations(ast);
+  const std::map<std::string, std::string> next_sources = SourcePrefetchAnalysis(context).nextSourceFunctors(ast);
+  for (FunctorInfo& f : model.functors)
+    if (const auto hint = next_sources.find(f.name); f.kind == ApiKind::Vertex && hint != next_sources.end())
+      f.next_source_functor = hint->second;
   checker.checkRecursion();
 
   // Helpers are compiled for both host and device.

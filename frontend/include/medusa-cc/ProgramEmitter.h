@@ -32,7 +32,11 @@ class ProgramEmitter {
   std::string programTraits(const EmitOptions& options = {}) const;
   std::string functorBegin(const FunctorInfo& functor) const;
   // The one-thread-per-element element and the launcher.
-  std::string functorEnd(const FunctorInfo& functor) const;
+  // `next_source_work`: the element type nextSourceWork() named, or empty.
+  std::string functorEnd(const FunctorInfo& functor, const std::string& next_source_work = "") const;
+  // The edge element of the pass whose messages a VERTEX functor's element may compute for the
+  // next superstep (FunctorInfo::next_source_functor), when that element is emitted before it.
+  std::string nextSourceWork(const FunctorInfo& functor, const EmitOptions& options) const;
   // True when `functor` gets the edge-parallel element under `options`.
   static bool edgeParallel(const FunctorInfo& functor, const EmitOptions& options);
   // The registrations of model.replayable_iterations, appended after the user's text.

@@ -103,6 +103,9 @@ struct FunctorInfo {
   bool reads_combined = false;  // calls combined_msg() on its vertex or a head vertex
   std::vector<DomainUse> domains;  // of every Run call that launches it
   std::optional<EdgeLoopInfo> edge_loop;  // ELIST only, when proven edge-parallel
+  // VERTEX only: the ELIST functor whose pass over every vertex precedes each of its launches over
+  // every vertex, or empty (SourcePrefetchAnalysis).
+  std::string next_source_functor;
 };
 
 // A user-defined combiner operator passed to medusa::Combiner(op).

@@ -593,3 +593,39 @@ TEST_CASE("ELIST loops that are not provably independent keep the per-vertex pat
     CHECK_FALSE(edgeLoopOf(functor).has_value());
   }
 }
+
+TEST_CASE("a VERTEX launch right after a pass of one ELIST functor names that functor", "[frontend]") {
+  const auto next_source = [](const Analysis& a, const std::string& name) {
+    for (const FunctorInfo& f : a.model.functors)
+      if (f.name == name) return f.next_source_functor;
+    FAIL("no functor " << name);
+    return std::string();
+  };
+  const std::string functors = R"(
+struct Send { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+  for (unsigned i = 0; i < el.size(); i++) el[i].sendMsg(v.a); } };
+struct Other { void operator()(Vertex& v, EdgeList<Edge>& el) const {
+  for (unsigned i = 0; i < el.size(); i++) el[i].sendMsg(v.b); } };
+struct Update { void operator()(Vertex& v) const { v.a = v.combined_msg(); } };
+struct Later { void operator()(Vertex& v) const { v.b = v.combined_msg(); } };
+)";
+  const Analysis a = analyze(functors + R"(
+void Step() { InitMessageBuffer(0.0f); EMV<ELIST>::Run(Send{}); Combiner(); EMV<VERTEX>::Run(Update{}); }
+void Apart() { EMV<ELIST>::Run(Send{}); Combiner(); EMV<VERTEX>::Run(Update{}, Domain::All);
+               EMV<ELIST>::Run(Other{}, Domain::Active); Combiner(); EMV<VERTEX>::Run(Later{}); }
+)");
+  REQUIRE(a.accepted);
+  CHECK(next_source(a, "Update") == "Send");  // (both of its launches follow a pass of Send)
+  CHECK(next_source(a, "Later").empty());      // a pass over the frontier only
+  CHECK(next_source(a, "Send").empty());
+
+  // After passes of two functors: none; with something between the Combiner and the launch: none.
+  const Analysis b = analyze(functors + R"(
+void One() { EMV<ELIST>::Run(Send{}); Combiner(); EMV<VERTEX>::Run(Update{}); }
+void Two() { EMV<ELIST>::Run(Other{}); Combiner(); EMV<VERTEX>::Run(Update{}); }
+void Three() { EMV<ELIST>::Run(Send{}); Combiner(); Continue(); EMV<VERTEX>::Run(Later{}); }
+)");
+  REQUIRE(b.accepted);
+  CHECK(next_source(b, "Update").empty());
+  CHECK(next_source(b, "Later").empty());
+}

@@ -208,3 +208,53 @@ TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned o
   CHECK(plain.find("medusa::exec::run<medusa::ELIST>(") != std::string::npos);
   CHECK(plain.find("struct S_element {") != std::string::npos);
 }
+
+TEST_CASE("a uniform message is steady unless it reads the superstep, votes or sets a frontier", "[frontend]") {
+  const std::string source =
+      "#include <medusa/medusa.h>\n"  // 1
+      "struct Vertex : medusa::VertexBase<float> { float x; float y; int host_only; };\n"
+      "struct Edge : medusa::EdgeBase<Vertex> {};\n"
+      "struct S {\n"  // 4
+      "  void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {\n"
+      "    for (int k = 0; k < el.size(); k++) el[k].sendMsg(v.x);\n"  // 6
+      "  }\n"
+      "};\n"
+      "int main() {}\n";
+  const auto at = [&](const char* text) { return static_cast<unsigned>(source.find(text)); };
+  const auto emit = [&](const auto& mark) {
+    ProgramModel m = twoFieldModel(source);
+    m.functors.clear();
+    FunctorInfo f;
+    f.name = "S";
+    f.kind = ApiKind::Elist;
+    f.params = {{ParamRole::Vertex, "v"}, {ParamRole::EdgeList, "el"}};
+    f.region = {at("struct S"), at("int main"), 4, 8};
+    f.vertex_fields["x"] = {true, false, false};
+    f.domains = {DomainUse::All};
+    EdgeLoopInfo loop;
+    loop.index_name = "k";
+    loop.index_type = "int";
+    loop.prologue = {at("for ("), at("for ("), 6, 6};
+    loop.body = {at("el[k].send"), at(";\n  }"), 6, 6};
+    loop.uniform_message = SourceRegion{at("v.x)"), at(");\n  }"), 6, 6};
+    f.edge_loop = loop;
+    mark(f);
+    m.functors.push_back(f);
+    m.hd_insertions = {at("void operator()")};
+    TemplateEngine templates;
+    EmitOptions options;
+    options.source_display = "p.cpp";
+    options.output_name = "p.medusa.cu";
+    return ProgramEmitter(m, source, templates).emit(options);
+  };
+  const std::string steady = "static constexpr bool medusa_source_message_steady = true;";
+  const std::string unsteady = "static constexpr bool medusa_source_message_steady = false;";
+  const std::string plain = emit([](FunctorInfo&) {});
+  CHECK(plain.find("return (v.x);") != std::string::npos);
+  CHECK(plain.find(steady) != std::string::npos);
+  CHECK(emit([](FunctorInfo& f) { f.uses_superstep = true; }).find(unsteady) != std::string::npos);
+  CHECK(emit([](FunctorInfo& f) { f.continue_vote = true; }).find(unsteady) != std::string::npos);
+  CHECK(emit([](FunctorInfo& f) { f.halt_vote = true; }).find(unsteady) != std::string::npos);
+  CHECK(emit([](FunctorInfo& f) { f.sets_vertex_active = true; }).find(unsteady) != std::string::npos);
+  CHECK(emit([](FunctorInfo& f) { f.reads_combined = true; }).find(unsteady) != std::string::npos);
+}
