@@ -44,6 +44,32 @@ const std::string kSource =
     "};\n"
     "int main() {}\n";
 
+// Lines 1-5 of a source with an ELIST functor S (line 4) whose edge loop is the caller's.
+const std::string kElistHead =
+    "#include <medusa/medusa.h>\n"  // 1
+    "struct Vertex : medusa::VertexBase<float> { float x; float y; int host_only; };\n"
+    "struct Edge : medusa::EdgeBase<Vertex> {};\n"
+    "struct S {\n"  // 4
+    "  void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {\n";
+
+// ELIST functor `S` of `source` (from `struct S` to `int main`, lines 4..end_line) reading x, with an
+// edge loop over `k` whose regions the caller sets.
+FunctorInfo elistFunctorS(const std::string& source, unsigned end_line) {
+  const auto at = [&](const char* text) { return static_cast<unsigned>(source.find(text)); };
+  FunctorInfo f;
+  f.name = "S";
+  f.kind = ApiKind::Elist;
+  f.params = {{ParamRole::Vertex, "v"}, {ParamRole::EdgeList, "el"}};
+  f.region = {at("struct S"), at("int main"), 4, end_line};
+  f.vertex_fields["x"] = {true, false, false};
+  f.domains = {DomainUse::All};
+  EdgeLoopInfo loop;
+  loop.index_name = "k";
+  loop.index_type = "int";
+  f.edge_loop = loop;
+  return f;
+}
+
 }  // namespace
 
 TEST_CASE("only used fields travel, in the directions their uses need", "[frontend]") {
@@ -147,12 +173,7 @@ TEST_CASE("replayable iteration functions are registered after the user's text",
 }
 
 TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned off", "[frontend]") {
-  const std::string source =
-      "#include <medusa/medusa.h>\n"  // 1
-      "struct Vertex : medusa::VertexBase<float> { float x; float y; int host_only; };\n"
-      "struct Edge : medusa::EdgeBase<Vertex> {};\n"
-      "struct S {\n"  // 4
-      "  void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {\n"
+  const std::string source = kElistHead +
       "    float m = v.x;\n"  // 6
       "    for (int k = 0; k < el.size(); k++) el[k].sendMsg(m);\n"
       "  }\n"
@@ -160,20 +181,10 @@ TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned o
       "int main() {}\n";
   ProgramModel m = twoFieldModel(source);
   m.functors.clear();
-  FunctorInfo f;
-  f.name = "S";
-  f.kind = ApiKind::Elist;
-  f.params = {{ParamRole::Vertex, "v"}, {ParamRole::EdgeList, "el"}};
   const auto at = [&](const char* text) { return static_cast<unsigned>(source.find(text)); };
-  f.region = {at("struct S"), at("int main"), 4, 9};
-  f.vertex_fields["x"] = {true, false, false};
-  f.domains = {DomainUse::All};
-  EdgeLoopInfo loop;
-  loop.index_name = "k";
-  loop.index_type = "int";
-  loop.prologue = {at("float m"), at("for ("), 6, 7};
-  loop.body = {at("el[k].send"), at(";\n  }"), 7, 7};
-  f.edge_loop = loop;
+  FunctorInfo f = elistFunctorS(source, 9);
+  f.edge_loop->prologue = {at("float m"), at("for ("), 6, 7};
+  f.edge_loop->body = {at("el[k].send"), at(";\n  }"), 7, 7};
   m.functors.push_back(f);
   m.hd_insertions = {at("void operator()")};
   TemplateEngine templates;
@@ -210,12 +221,7 @@ TEST_CASE("an edge-parallel ELIST functor gets the edge element, unless turned o
 }
 
 TEST_CASE("a uniform message is steady unless it reads the superstep, votes or sets a frontier", "[frontend]") {
-  const std::string source =
-      "#include <medusa/medusa.h>\n"  // 1
-      "struct Vertex : medusa::VertexBase<float> { float x; float y; int host_only; };\n"
-      "struct Edge : medusa::EdgeBase<Vertex> {};\n"
-      "struct S {\n"  // 4
-      "  void operator()(Vertex& v, medusa::EdgeList<Edge>& el) const {\n"
+  const std::string source = kElistHead +
       "    for (int k = 0; k < el.size(); k++) el[k].sendMsg(v.x);\n"  // 6
       "  }\n"
       "};\n"
@@ -224,20 +230,10 @@ TEST_CASE("a uniform message is steady unless it reads the superstep, votes or s
   const auto emit = [&](const auto& mark) {
     ProgramModel m = twoFieldModel(source);
     m.functors.clear();
-    FunctorInfo f;
-    f.name = "S";
-    f.kind = ApiKind::Elist;
-    f.params = {{ParamRole::Vertex, "v"}, {ParamRole::EdgeList, "el"}};
-    f.region = {at("struct S"), at("int main"), 4, 8};
-    f.vertex_fields["x"] = {true, false, false};
-    f.domains = {DomainUse::All};
-    EdgeLoopInfo loop;
-    loop.index_name = "k";
-    loop.index_type = "int";
-    loop.prologue = {at("for ("), at("for ("), 6, 6};
-    loop.body = {at("el[k].send"), at(";\n  }"), 6, 6};
-    loop.uniform_message = SourceRegion{at("v.x)"), at(");\n  }"), 6, 6};
-    f.edge_loop = loop;
+    FunctorInfo f = elistFunctorS(source, 8);
+    f.edge_loop->prologue = {at("for ("), at("for ("), 6, 6};
+    f.edge_loop->body = {at("el[k].send"), at(";\n  }"), 6, 6};
+    f.edge_loop->uniform_message = SourceRegion{at("v.x)"), at(");\n  }"), 6, 6};
     mark(f);
     m.functors.push_back(f);
     m.hd_insertions = {at("void operator()")};
