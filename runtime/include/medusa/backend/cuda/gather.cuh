@@ -153,6 +153,19 @@ struct VertexStepThenMessage {
   }
 };
 
+// The heavy bin on the device (DegreeBins).
+template <class Msg>
+struct HeavyChunks {
+  const VertexId* heavy;
+  const std::uint32_t* owner;        // chunk -> index into heavy
+  const EdgeIndex* chunk_begin;
+  std::uint64_t chunks;
+  const std::uint32_t* first_chunk;  // heavy vertex -> its first chunk (heavy count + 1)
+  Msg* partials;
+  std::uint8_t* partial_flags;       // per chunk: has a value, sent
+  std::uint32_t* chunks_done;        // per heavy vertex, 0 between launches (gather_bins_kernel)
+};
+
 // The vertices of one partition binned by slot count (lists on the device), with the heavy
 // vertices' chunks and room for one partial fold per chunk.
 class DegreeBins {
@@ -163,6 +176,11 @@ class DegreeBins {
   // The small bin gets a thread per vertex when its vertices average at most this many slots
   // (a road network's 2-3), four lanes otherwise: four lanes for two slots leave most idle.
   static constexpr EdgeIndex kThreadAverageSlots = 4;
+  // Graphs of at most this many vertices fold every bin in one launch when more than one bin has
+  // vertices: their passes are short next to four launches in a chain (ego-twitter, 81K vertices:
+  // 38 µs a PageRank superstep against 13 µs for the hand-written pull's one kernel).
+  // MEDUSA_GATHER_LAUNCHES=one|bins overrides.
+  static constexpr std::uint64_t kOneLaunchMaxVertices = std::uint64_t{1} << 18;
 
   // Device bytes build() allocates for vertices [0, n) with slots (offsets[v+1]-offsets[v])*m
   // (for the memory plan; nothing is allocated).
@@ -175,7 +193,7 @@ class DegreeBins {
       heavy += slots > kMediumSlots;
       if (slots > kMediumSlots) chunks += (slots + kChunkSlots - 1) / kChunkSlots;
     }
-    return listed * sizeof(VertexId) + (heavy + 1) * sizeof(std::uint32_t) +
+    return listed * sizeof(VertexId) + (2 * heavy + 1) * sizeof(std::uint32_t) +
            chunks * (sizeof(std::uint32_t) + sizeof(EdgeIndex) + message_bytes + 2);
   }
 
@@ -214,14 +232,28 @@ class DegreeBins {
     d_chunk_begin_.upload(chunk_begin.data(), chunk_begin.size(), s);
     d_partials_.allocate(chunk_begin.size() * message_bytes);
     d_partial_flags_.allocate(chunk_begin.size() * 2);
+    d_chunks_done_.allocate(heavy.size());
+    d_chunks_done_.zero(s);
+    const int bins = (small != 0) + !medium.empty() + !heavy.empty();
+    one_launch_ = common::choice_from_env("MEDUSA_GATHER_LAUNCHES", bins > 1 && n <= kOneLaunchMaxVertices,
+                                          {{"one", true}, {"bins", false}});
+    if (one_launch_) loads_ahead_ = true;  // (gather_bins_kernel's one instantiation: few warps)
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));  // the host vectors go away
   }
 
   std::uint64_t vertices() const { return vertices_; }
+  // Whether gather_binned folds every bin in one launch (gather_bins_kernel).
+  bool one_launch() const { return one_launch_; }
+  template <class Msg>
+  HeavyChunks<Msg> heavy_chunks() const {
+    return {heavy(), chunk_owner(), chunk_begin(), chunk_count(), first_chunk(),
+            reinterpret_cast<Msg*>(partials()), partial_flags(), d_chunks_done_.data()};
+  }
   // Whether the medium and heavy bins' lanes keep four loads in flight (fold_strided).
   bool loads_ahead() const { return loads_ahead_; }
   std::string describe() const {
-    return std::to_string(vertices_ - medium_count() - heavy_count()) + " small (" +
+    return std::string(one_launch_ ? "one launch: " : "") +
+           std::to_string(vertices_ - medium_count() - heavy_count()) + " small (" +
            std::to_string(small_lanes_) + " lane(s) each), " + std::to_string(medium_count()) + " medium, " +
            std::to_string(heavy_count()) + " heavy in " + std::to_string(chunk_count()) + " chunks; " +
            (loads_ahead_ ? "four loads in flight per lane" : "one load in flight per lane") +
@@ -251,12 +283,13 @@ class DegreeBins {
 
   std::uint64_t vertices_ = 0;
   int small_lanes_ = 4;
-  bool loads_ahead_ = false;
+  bool loads_ahead_ = false, one_launch_ = false;
   DeviceBuffer<VertexId> d_medium_, d_heavy_;
   DeviceBuffer<std::uint32_t> d_first_chunk_, d_chunk_owner_;
   DeviceBuffer<EdgeIndex> d_chunk_begin_;
   DeviceBuffer<std::byte> d_partials_;
   DeviceBuffer<std::uint8_t> d_partial_flags_;
+  DeviceBuffer<std::uint32_t> d_chunks_done_;
 };
 
 // Where one fold pass writes: combined values, and (fused pass) the receivers' flags.
@@ -363,17 +396,16 @@ __device__ __forceinline__ void fold_strided(Msg& acc, bool& have, bool& sent, c
 }
 
 // G lanes per vertex. Vertices come from `list` (n of them) or are 0 .. n-1; with no list, those
-// with more than max_slots slots are left to the other bins.
+// with more than max_slots slots are left to the other bins. `block` of `blocks` runs this (its
+// kernel's blocks, or a share of gather_bins_kernel's).
 template <int G, int Ahead, class Msg, class Op, class Source, class Then>
-__global__ void __launch_bounds__(kBlock)
-    gather_group_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
-                        const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
-                        const __grid_constant__ Then then) {
+__device__ __forceinline__ void group_folds(const Source& src, const GatherOut<Msg>& o, const VertexId* list,
+                                            std::uint64_t n, EdgeIndex max_slots, const Op& op, const Then& then,
+                                            unsigned block, unsigned blocks) {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
-  if (o.stopped_batch()) return;
   const unsigned sub = threadIdx.x & (G - 1);
-  const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-  const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / G;
+  const std::uint64_t group = (static_cast<std::uint64_t>(block) * blockDim.x + threadIdx.x) / G;
+  const std::uint64_t groups = static_cast<std::uint64_t>(blocks) * blockDim.x / G;
   // Loop bound per warp (groups never straddle warps), so every shuffle has its whole warp.
   const std::uint64_t warp_first = group - (threadIdx.x & 31u) / G;
   for (std::uint64_t base = warp_first; base < n; base += groups) {
@@ -414,20 +446,61 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// Heavy vertices, first pass: one block of kBlock threads per chunk of kChunkSlots slots; the
-// chunk's fold goes to partials[chunk] with its "has a value" and "sent" flags.
-template <int Ahead, class Msg, class Op, class Source>
+template <int G, int Ahead, class Msg, class Op, class Source, class Then>
 __global__ void __launch_bounds__(kBlock)
-    gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
-                        const VertexId* __restrict__ heavy, const std::uint32_t* __restrict__ owner,
-                        const EdgeIndex* __restrict__ chunk_begin, std::uint64_t chunks,
-                        Msg* __restrict__ partials, std::uint8_t* __restrict__ partial_flags, Op op) {
+    gather_group_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
+                        const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
+                        const __grid_constant__ Then then) {
+  if (o.stopped_batch()) return;
+  group_folds<G, Ahead>(src, o, list, n, max_slots, op, then, blockIdx.x, gridDim.x);
+}
+
+// Heavy vertex h's total from its chunks' partial results, in chunk order, into o; then then(v).
+// `Fresh`: read what other blocks of this launch wrote (past this SM's L1).
+template <bool Fresh, class Msg, class Op, class Then>
+__device__ __forceinline__ void finish_heavy(const GatherOut<Msg>& o, const HeavyChunks<Msg>& b, std::uint64_t h,
+                                             const Op& op, const Then& then) {
+  Msg total = o.init;
+  bool any = false, any_sent = false;
+  for (std::uint32_t q = b.first_chunk[h]; q < b.first_chunk[h + 1]; ++q) {
+    const std::uint8_t has = Fresh ? __ldcg(&b.partial_flags[2 * q]) : b.partial_flags[2 * q];
+    const std::uint8_t sent = Fresh ? __ldcg(&b.partial_flags[2 * q + 1]) : b.partial_flags[2 * q + 1];
+    any_sent = any_sent || sent != 0;
+    if (has == 0) continue;
+    Msg x;
+    if constexpr (Fresh) {
+      const volatile unsigned char* from = reinterpret_cast<const volatile unsigned char*>(b.partials + q);
+      unsigned char bytes[sizeof(Msg)];
+      for (std::size_t k = 0; k < sizeof(Msg); ++k) bytes[k] = from[k];
+      std::memcpy(&x, bytes, sizeof(Msg));
+    } else {
+      x = b.partials[q];
+    }
+    fold_into(total, any, x, op);
+  }
+  const VertexId v = b.heavy[h];
+  o.combined[v] = any ? op(o.init, total) : o.init;
+  if (o.received != nullptr) o.received[v] = any_sent ? 1 : 0;
+  then(v);
+}
+
+// Heavy vertices, first pass: one block of kBlock threads per chunk of kChunkSlots slots; the
+// chunk's fold goes to partials[chunk] with its "has a value" and "sent" flags. With `Finish`, the
+// block that completes a vertex's last chunk also folds its total (finish_heavy) and runs then(v):
+// no second launch.
+template <bool Finish, int Ahead, class Msg, class Op, class Source, class Then>
+__device__ __forceinline__ void chunk_folds(const Source& src, const GatherOut<Msg>& o, const HeavyChunks<Msg>& b,
+                                            const Op& op, const Then& then, unsigned block, unsigned blocks) {
   constexpr int kWarps = kBlock / 32;
   __shared__ alignas(Msg) unsigned char warp_acc[kWarps * sizeof(Msg)];
   __shared__ int warp_have[kWarps], warp_sent[kWarps];
-  if (o.stopped_batch()) return;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
-  for (std::uint64_t q = blockIdx.x; q < chunks; q += gridDim.x) {
+  const VertexId* heavy = b.heavy;
+  const std::uint32_t* owner = b.owner;
+  const EdgeIndex* chunk_begin = b.chunk_begin;
+  Msg* partials = b.partials;
+  std::uint8_t* partial_flags = b.partial_flags;
+  for (std::uint64_t q = block; q < b.chunks; q += blocks) {
     const VertexId v = heavy[owner[q]];
     const EdgeIndex begin = chunk_begin[q], vertex_end = o.offsets[v + 1] * o.m;
     const EdgeIndex end = begin + DegreeBins::kChunkSlots < vertex_end ? begin + DegreeBins::kChunkSlots : vertex_end;
@@ -467,40 +540,66 @@ __global__ void __launch_bounds__(kBlock)
       partials[q] = total;
       partial_flags[2 * q] = any ? 1 : 0;
       partial_flags[2 * q + 1] = any_sent ? 1 : 0;
+      if constexpr (Finish) {  // (the last of a vertex's chunks to get here finishes it)
+        const std::uint32_t h = owner[q];
+        __threadfence();
+        if (atomicAdd(&b.chunks_done[h], 1u) == b.first_chunk[h + 1] - b.first_chunk[h] - 1) {
+          b.chunks_done[h] = 0;  // (for the next launch)
+          __threadfence();
+          finish_heavy<true>(o, b, h, op, then);
+        }
+      }
     }
     __syncthreads();  // the shared slots are reused by the next chunk
   }
 }
 
+template <int Ahead, class Msg, class Op, class Source>
+__global__ void __launch_bounds__(kBlock)
+    gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
+                        const __grid_constant__ HeavyChunks<Msg> b, Op op) {
+  if (o.stopped_batch()) return;
+  chunk_folds<false, Ahead>(src, o, b, op, NoVertexStep{}, blockIdx.x, gridDim.x);
+}
+
 // Heavy vertices, second pass: a thread per vertex folds its chunks' partial results.
 template <class Msg, class Op, class Then>
 __global__ void __launch_bounds__(kBlock)
-    gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const VertexId* __restrict__ heavy,
-                                std::uint64_t n, const std::uint32_t* __restrict__ first_chunk,
-                                const Msg* __restrict__ partials,
-                                const std::uint8_t* __restrict__ partial_flags, Op op,
-                                const __grid_constant__ Then then) {
+    gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const __grid_constant__ HeavyChunks<Msg> b,
+                                std::uint64_t n, Op op, const __grid_constant__ Then then) {
   if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
-       h += stride) {
-    Msg total = o.init;
-    bool any = false, any_sent = false;
-    for (std::uint32_t q = first_chunk[h]; q < first_chunk[h + 1]; ++q) {
-      any_sent = any_sent || partial_flags[2 * q + 1] != 0;
-      if (partial_flags[2 * q] != 0) fold_into(total, any, partials[q], op);
-    }
-    const VertexId v = heavy[h];
-    o.combined[v] = any ? op(o.init, total) : o.init;
-    if (o.received != nullptr) o.received[v] = any_sent ? 1 : 0;
-    then(v);
+       h += stride)
+    finish_heavy<false>(o, b, h, op, then);
+}
+
+// Every bin in one launch, for graphs whose passes are too short to pay four launches in a chain
+// (DegreeBins::one_launch): blocks [0, small) fold the small bin with Gs lanes a vertex, the next
+// `medium` blocks the medium bin with a warp each, the rest the heavy chunks, each vertex finished
+// by the block of its last chunk.
+template <int Gs, int Ahead, class Msg, class Op, class Source, class Then>
+__global__ void __launch_bounds__(kBlock)
+    gather_bins_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
+                       std::uint64_t vertices, const VertexId* __restrict__ medium, std::uint64_t medium_count,
+                       const __grid_constant__ HeavyChunks<Msg> b, unsigned small_blocks, unsigned medium_blocks,
+                       Op op, const __grid_constant__ Then then) {
+  if (o.stopped_batch()) return;
+  const unsigned block = blockIdx.x;
+  if (block < small_blocks) {
+    group_folds<Gs, 1>(src, o, nullptr, vertices, DegreeBins::kSmallSlots, op, then, block, small_blocks);
+  } else if (block < small_blocks + medium_blocks) {
+    group_folds<32, Ahead>(src, o, medium, medium_count, 0, op, then, block - small_blocks, medium_blocks);
+  } else {
+    chunk_folds<true, Ahead>(src, o, b, op, then, block - small_blocks - medium_blocks,
+                             gridDim.x - small_blocks - medium_blocks);
   }
 }
 
 }  // namespace kernels
 
 // out[v] for every vertex of `bins`, then then(v): four launches on `stream` (small, medium,
-// heavy chunks, heavy totals).
+// heavy chunks, heavy totals), or one (DegreeBins::one_launch).
 template <class Msg, class Op, class Source, class Then = NoVertexStep>
 void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBins& bins,
                    const Op& op, unsigned max_blocks, cudaStream_t stream, const Then& then = {}) {
@@ -508,6 +607,23 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
     const std::uint64_t blocks = (threads + kernels::kBlock - 1) / kernels::kBlock;
     return static_cast<unsigned>(blocks < max_blocks ? (blocks == 0 ? 1 : blocks) : max_blocks);
   };
+  if (bins.one_launch()) {  // (a small graph: few medium warps, so four loads in flight)
+    const auto one = [&](auto lanes) {
+      constexpr int G = decltype(lanes)::value;
+      const unsigned small = bins.vertices() != 0 ? grid(bins.vertices() * G) : 0;
+      const unsigned medium = bins.medium_count() != 0 ? grid(bins.medium_count() * 32) : 0;
+      const unsigned chunks =
+          static_cast<unsigned>(bins.chunk_count() < max_blocks ? bins.chunk_count() : max_blocks);
+      if (small + medium + chunks == 0) return;  // (no vertices)
+      kernels::gather_bins_kernel<G, 4, Msg, Op, Source, Then><<<small + medium + chunks, kernels::kBlock, 0, stream>>>(
+          src, out, bins.vertices(), bins.medium(), bins.medium_count(), bins.heavy_chunks<Msg>(), small, medium,
+          op, then);
+      MEDUSA_CUDA_CHECK_LAUNCH("gather_bins_kernel");
+    };
+    if (bins.small_lanes() == 1) one(std::integral_constant<int, 1>{});
+    else one(std::integral_constant<int, 4>{});
+    return;
+  }
   const auto small_bin = [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
     kernels::gather_group_kernel<G, 1, Msg, Op, Source, Then><<<grid(bins.vertices() * G), kernels::kBlock, 0, stream>>>(
@@ -526,13 +642,11 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
     }
     if (bins.heavy_count() != 0) {
       const unsigned blocks = static_cast<unsigned>(bins.chunk_count() < max_blocks ? bins.chunk_count() : max_blocks);
-      Msg* partials = reinterpret_cast<Msg*>(bins.partials());
-      kernels::gather_chunk_kernel<A, Msg, Op, Source><<<blocks, kernels::kBlock, 0, stream>>>(
-          src, out, bins.heavy(), bins.chunk_owner(), bins.chunk_begin(), bins.chunk_count(), partials,
-          bins.partial_flags(), op);
+      const HeavyChunks<Msg> heavy = bins.heavy_chunks<Msg>();
+      kernels::gather_chunk_kernel<A, Msg, Op, Source><<<blocks, kernels::kBlock, 0, stream>>>(src, out, heavy, op);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_chunk_kernel (high-degree bin)");
       kernels::gather_chunks_finish_kernel<Msg, Op, Then><<<grid(bins.heavy_count()), kernels::kBlock, 0, stream>>>(
-          out, bins.heavy(), bins.heavy_count(), bins.first_chunk(), partials, bins.partial_flags(), op, then);
+          out, heavy, bins.heavy_count(), op, then);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_chunks_finish_kernel (high-degree bin)");
     }
   };
