@@ -339,7 +339,8 @@ class PartitionedSession : public SessionBase {
   template <class Iteration>
   RunStats run_guarded(const Iteration& iteration, bool replayable) {
     try {
-      if constexpr (Engine::kBatchesSupersteps) engines_[0]->record_batches(replayable && engines_.size() == 1);
+      if constexpr (Engine::kBatchesSupersteps)
+        for (auto& e : engines_) e->begin_run(/*replayable=*/replayable && engines_.size() == 1);
       return run_supersteps(iteration);
     } catch (...) {
       clear_deferred();

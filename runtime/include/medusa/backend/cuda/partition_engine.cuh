@@ -675,10 +675,11 @@ class PartitionEngine {
   }
 
   // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
-  // (at the start of every Run)
-  void record_batches(bool replayable) {
+  // At the start of every Run: whether its batches are recorded, and no source messages carried
+  // over from what ran before.
+  void begin_run(bool replayable) {
     batch_.record_graphs(replayable, conf_.maxIteration);
-    prefetch_.invalidate();  // (a Run starts from what the host uploaded, whatever ran before)
+    prefetch_.invalidate();
   }
   // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
   // issue superstep `step`.

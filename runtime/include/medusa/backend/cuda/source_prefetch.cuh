@@ -79,10 +79,12 @@ class SourcePrefetcher {
     planned_ = false;
     if constexpr (common::is_steady_source_message<Work>::value && sizeof(Work) <= kMaxWorkBytes) {
       if (!wanted(vertices, edges) || wasted_ >= kMaxWasted) return;
-      work_ = work;
-      tag_ = tag<Work>();
-      size_ = sizeof(Work);
-      std::memcpy(bytes_.data(), static_cast<const void*>(&work), sizeof(Work));
+      if (tag_ != tag<Work>() || !same_bytes(work)) {  // (a repeating pass keeps the last copy)
+        work_ = work;
+        tag_ = tag<Work>();
+        size_ = sizeof(Work);
+        std::memcpy(bytes_.data(), static_cast<const void*>(&work), sizeof(Work));
+      }
       planned_ = true;
     }
   }
