@@ -43,9 +43,9 @@ void launch(PartitionEngine<Program>& s, const LaunchState& l,
   using Msg = typename Program::Message;
   using VA = typename Program::VertexArrays;
   using EA = typename Program::EdgeArrays;
-  kernels::apply_kernel<S, Index, Msg, VA, EA, Element>
-      <<<grid_for(n, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-          c, s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n, device_n, first, lo, hi);
+  launch_kernel<kernels::apply_kernel<S, Index, Msg, VA, EA, Element>>(
+      grid_for(n, l.max_blocks), kernels::kBlock, l.stream, c, s.vertex_arrays(), s.edge_arrays(), f, ids, flags, n,
+      device_n, first, lo, hi);
   MEDUSA_CUDA_CHECK_LAUNCH("an EMV functor kernel");
 }
 
@@ -142,9 +142,9 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
     const EdgeIndex lo = s.first_out_edge(range.head_begin), hi = s.first_out_edge(range.head_end);
     s.add_edges_visited(hi - lo);
     if (hi == lo) return;
-    kernels::elist_all_edges_kernel<Msg, VA, EA, Element>
-        <<<grid_for(hi - lo, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, lo, hi);
+    launch_kernel<kernels::elist_all_edges_kernel<Msg, VA, EA, Element>>(
+        grid_for(hi - lo, l.max_blocks), kernels::kBlock, l.stream, s.ctx(), s.vertex_arrays(), s.edge_arrays(),
+        element, lo, hi);
   } else {  // Domain::Active (the session rejected Received)
     if (range.head_begin == 0) s.add_frontier_edges_visited();
     if (l.active_vertex_count == 0) return;  // an empty frontier costs no launch
@@ -152,18 +152,18 @@ void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, co
       if (l.active_vertex_edges == 0) return;  // (the element runs per edge: nothing to run)
       const unsigned long long* ends = s.active_degree_scan();
       const std::uint64_t tiles = (l.active_vertex_edges + kernels::kTileEdges - 1) / kernels::kTileEdges;
-      kernels::elist_queue_balanced_kernel<Msg, VA, EA, Element>
-          <<<static_cast<unsigned>(tiles < l.max_blocks ? tiles : l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-              s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices, ends,
-              l.active_vertex_count, l.active_vertex_edges, range.head_begin, range.head_end);
+      launch_kernel<kernels::elist_queue_balanced_kernel<Msg, VA, EA, Element>>(
+          static_cast<unsigned>(tiles < l.max_blocks ? tiles : l.max_blocks), kernels::kBlock, l.stream, s.ctx(),
+          s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices, ends, l.active_vertex_count,
+          l.active_vertex_edges, range.head_begin, range.head_end);
       MEDUSA_CUDA_CHECK_LAUNCH("elist_queue_balanced_kernel");
       return;
     }
     const unsigned group = detail::lanes_per_vertex(l.active_vertex_count, l.active_vertex_edges);
-    kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>
-        <<<grid_for(l.active_vertex_count * group, l.max_blocks), kernels::kBlock, 0, l.stream>>>(
-            s.ctx(), s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices,
-            l.active_vertex_count, l.device_vertex_count, group, range.head_begin, range.head_end);
+    launch_kernel<kernels::elist_queue_edges_kernel<Msg, VA, EA, Element>>(
+        grid_for(l.active_vertex_count * group, l.max_blocks), kernels::kBlock, l.stream, s.ctx(),
+        s.vertex_arrays(), s.edge_arrays(), element, l.active_vertices, l.active_vertex_count,
+        l.device_vertex_count, group, range.head_begin, range.head_end);
   }
   MEDUSA_CUDA_CHECK_LAUNCH("an edge-parallel ELIST kernel");
 }

@@ -322,6 +322,7 @@ __global__ void __launch_bounds__(kBlock)
                           Msg* __restrict__ out, unsigned long long* __restrict__ bit_range,
                           Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                           int* __restrict__ sent_fill) {
+  await_previous_kernel();
   if (stopped_batch(c)) return;
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -451,6 +452,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_group_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                         const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
                         const __grid_constant__ Then then) {
+  await_previous_kernel();
   if (o.stopped_batch()) return;
   group_folds<G, Ahead>(src, o, list, n, max_slots, op, then, blockIdx.x, gridDim.x);
 }
@@ -558,6 +560,7 @@ template <int Ahead, class Msg, class Op, class Source>
 __global__ void __launch_bounds__(kBlock)
     gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                         const __grid_constant__ HeavyChunks<Msg> b, Op op) {
+  await_previous_kernel();
   if (o.stopped_batch()) return;
   chunk_folds<false, Ahead>(src, o, b, op, NoVertexStep{}, blockIdx.x, gridDim.x);
 }
@@ -567,6 +570,7 @@ template <class Msg, class Op, class Then>
 __global__ void __launch_bounds__(kBlock)
     gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const __grid_constant__ HeavyChunks<Msg> b,
                                 std::uint64_t n, Op op, const __grid_constant__ Then then) {
+  await_previous_kernel();
   if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
@@ -584,6 +588,7 @@ __global__ void __launch_bounds__(kBlock)
                        std::uint64_t vertices, const VertexId* __restrict__ medium, std::uint64_t medium_count,
                        const __grid_constant__ HeavyChunks<Msg> b, unsigned small_blocks, unsigned medium_blocks,
                        Op op, const __grid_constant__ Then then) {
+  await_previous_kernel();
   if (o.stopped_batch()) return;
   const unsigned block = blockIdx.x;
   if (block < small_blocks) {
@@ -615,9 +620,9 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
       const unsigned chunks =
           static_cast<unsigned>(bins.chunk_count() < max_blocks ? bins.chunk_count() : max_blocks);
       if (small + medium + chunks == 0) return;  // (no vertices)
-      kernels::gather_bins_kernel<G, 4, Msg, Op, Source, Then><<<small + medium + chunks, kernels::kBlock, 0, stream>>>(
-          src, out, bins.vertices(), bins.medium(), bins.medium_count(), bins.heavy_chunks<Msg>(), small, medium,
-          op, then);
+      launch_kernel<kernels::gather_bins_kernel<G, 4, Msg, Op, Source, Then>>(
+          small + medium + chunks, kernels::kBlock, stream, src, out, bins.vertices(), bins.medium(),
+          bins.medium_count(), bins.heavy_chunks<Msg>(), small, medium, op, then);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_bins_kernel");
     };
     if (bins.small_lanes() == 1) one(std::integral_constant<int, 1>{});
@@ -626,8 +631,9 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
   }
   const auto small_bin = [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
-    kernels::gather_group_kernel<G, 1, Msg, Op, Source, Then><<<grid(bins.vertices() * G), kernels::kBlock, 0, stream>>>(
-        src, out, nullptr, bins.vertices(), DegreeBins::kSmallSlots, op, then);
+    launch_kernel<kernels::gather_group_kernel<G, 1, Msg, Op, Source, Then>>(
+        grid(bins.vertices() * G), kernels::kBlock, stream, src, out, nullptr, bins.vertices(),
+        DegreeBins::kSmallSlots, op, then);
     MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel (small-degree bin)");
   };
   if (bins.vertices() != 0 && bins.small_lanes() == 1) small_bin(std::integral_constant<int, 1>{});
@@ -635,18 +641,19 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
   const auto long_bins = [&](auto ahead) {
     constexpr int A = decltype(ahead)::value;
     if (bins.medium_count() != 0) {
-      kernels::gather_group_kernel<32, A, Msg, Op, Source, Then>
-          <<<grid(bins.medium_count() * 32), kernels::kBlock, 0, stream>>>(src, out, bins.medium(),
-                                                                           bins.medium_count(), 0, op, then);
+      launch_kernel<kernels::gather_group_kernel<32, A, Msg, Op, Source, Then>>(
+          grid(bins.medium_count() * 32), kernels::kBlock, stream, src, out, bins.medium(), bins.medium_count(), 0,
+          op, then);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel<32> (medium-degree bin)");
     }
     if (bins.heavy_count() != 0) {
       const unsigned blocks = static_cast<unsigned>(bins.chunk_count() < max_blocks ? bins.chunk_count() : max_blocks);
       const HeavyChunks<Msg> heavy = bins.heavy_chunks<Msg>();
-      kernels::gather_chunk_kernel<A, Msg, Op, Source><<<blocks, kernels::kBlock, 0, stream>>>(src, out, heavy, op);
+      launch_kernel<kernels::gather_chunk_kernel<A, Msg, Op, Source>>(blocks, kernels::kBlock, stream, src, out,
+                                                                      heavy, op);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_chunk_kernel (high-degree bin)");
-      kernels::gather_chunks_finish_kernel<Msg, Op, Then><<<grid(bins.heavy_count()), kernels::kBlock, 0, stream>>>(
-          out, heavy, bins.heavy_count(), op, then);
+      launch_kernel<kernels::gather_chunks_finish_kernel<Msg, Op, Then>>(
+          grid(bins.heavy_count()), kernels::kBlock, stream, out, heavy, bins.heavy_count(), op, then);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_chunks_finish_kernel (high-degree bin)");
     }
   };
@@ -661,8 +668,8 @@ void gather_uniform(const Source& src, const GatherOut<Msg>& out, std::uint64_t 
   if (vertices == 0) return;
   const std::uint64_t blocks = (vertices * G + kernels::kBlock - 1) / kernels::kBlock;
   const unsigned grid = static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
-  kernels::gather_group_kernel<G, 1, Msg, Op, Source, Then><<<grid, kernels::kBlock, 0, stream>>>(
-      src, out, nullptr, vertices, ~EdgeIndex{0}, op, then);
+  launch_kernel<kernels::gather_group_kernel<G, 1, Msg, Op, Source, Then>>(grid, kernels::kBlock, stream, src, out,
+                                                                            nullptr, vertices, ~EdgeIndex{0}, op, then);
   MEDUSA_CUDA_CHECK_LAUNCH("gather_group_kernel");
 }
 

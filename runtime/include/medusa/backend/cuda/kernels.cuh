@@ -3,6 +3,7 @@
 // one launch configuration covers any element count.
 #pragma once
 
+#include <medusa/backend/cuda/dependent_launch.cuh>
 #include <medusa/device_api.h>
 #include <medusa/types.h>
 
@@ -38,6 +39,7 @@ __global__ void __launch_bounds__(kBlock)
                  const __grid_constant__ EA ea, const __grid_constant__ Element f,
                  const Index* __restrict__ ids, const std::uint8_t* __restrict__ flags,
                  std::uint64_t n, const unsigned long long* __restrict__ device_n, Index first, Index lo, Index hi) {
+  await_previous_kernel();
   if (stopped_batch(c)) return;
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -63,6 +65,7 @@ __global__ void __launch_bounds__(kBlock)
     elist_all_edges_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                            const __grid_constant__ EA ea, const __grid_constant__ Element f,
                            std::uint64_t first_edge, std::uint64_t end_edge) {
+  await_previous_kernel();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t e = first_edge + static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        e < end_edge; e += stride) {
@@ -82,6 +85,7 @@ __global__ void __launch_bounds__(kBlock)
                              const VertexId* __restrict__ queue, std::uint64_t n,
                              const unsigned long long* __restrict__ device_n, unsigned group, VertexId lo,
                              VertexId hi) {
+  await_previous_kernel();
   if (stopped_batch(c)) return;
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -109,6 +113,7 @@ __global__ void __launch_bounds__(kBlock)
 // the launching translation unit's detail::d_step_state. One block.
 template <class Counters>
 __global__ void begin_superstep_kernel(Counters* __restrict__ counters, medusa::detail::StepState state) {
+  await_previous_kernel();
   static_assert(sizeof(Counters) % sizeof(unsigned) == 0, "begin_superstep_kernel: whole words");
   auto* words = reinterpret_cast<unsigned*>(counters);
   for (unsigned i = threadIdx.x; i < sizeof(Counters) / sizeof(unsigned); i += blockDim.x) words[i] = 0;
@@ -118,6 +123,7 @@ __global__ void begin_superstep_kernel(Counters* __restrict__ counters, medusa::
 // dst[0 .. n-1] = value (InitMessageBuffer).
 template <class T>
 __global__ void __launch_bounds__(kBlock) fill_kernel(T* __restrict__ dst, std::uint64_t n, T value) {
+  await_previous_kernel();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
@@ -193,6 +199,7 @@ __global__ void __launch_bounds__(kBlock)
                          const EdgeIndex* __restrict__ out_offsets,
                          unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
                          const int* __restrict__ halted) {
+  await_previous_kernel();
   if (batch_halted(halted)) return;
   constexpr int kWarps = kBlock / 32;
   __shared__ unsigned warp_count[kWarps], warp_offset[kWarps];

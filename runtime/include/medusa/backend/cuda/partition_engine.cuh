@@ -413,9 +413,10 @@ class PartitionEngine {
                                             spare_fill_};
       const std::uint64_t threads = std::max(batch_.vertex_edge_bound(), batch_.vertex_bound());
       note_user_launch();
-      gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays, EdgeArrays, Element>
-          <<<gpu::grid_for(threads, max_blocks_), 256, 0, stream_.get()>>>(ctx(), vertex_arrays_, edge_arrays_,
-                                                                         element, tail, end);
+      gpu::launch_kernel<
+          gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays, EdgeArrays, Element>>(
+          gpu::grid_for(threads, max_blocks_), 256, stream_.get(), ctx(), vertex_arrays_, edge_arrays_, element, tail,
+          end);
       MEDUSA_CUDA_CHECK_LAUNCH("receivers_vertex_end_kernel");
       if (reset) spare_ = SpareState::Clean;
     };
@@ -493,8 +494,9 @@ class PartitionEngine {
   }
   void reset_combined(Message* combined, std::uint8_t* received, const Message& fill) {
     if (V_ == 0) return;
-    gpu::kernels::reset_combined_kernel<Message><<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0,
-                                                   stream_.get()>>>(combined, received, V_, fill, batch_.device_halted());
+    gpu::launch_kernel<gpu::kernels::reset_combined_kernel<Message>>(gpu::grid_for(V_, max_blocks_),
+                                                                     gpu::kernels::kBlock, stream_.get(), combined,
+                                                                     received, V_, fill, batch_.device_halted());
     MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
   }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
@@ -513,12 +515,11 @@ class PartitionEngine {
       h_bit_range_[1] = 0;
       d_bit_range_.upload(h_bit_range_.data(), 2, s);
     }
-    gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>
-        <<<gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
-            ctx(), vertex_arrays_, edge_arrays_, work, active, V_, fill,
-            d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
-            reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr,
-            active != nullptr ? &d_counters_.data()->source_sent_fill : nullptr);
+    gpu::launch_kernel<gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>>(
+        gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, s, ctx(), vertex_arrays_, edge_arrays_, work, active,
+        V_, fill, d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
+        reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr,
+        active != nullptr ? &d_counters_.data()->source_sent_fill : nullptr);
     MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
     if (!compare) return false;
     d_bit_range_.download(h_bit_range_.data(), 2, s);
@@ -585,8 +586,8 @@ class PartitionEngine {
     cudaStream_t s = stream_.get();
     // One launch instead of a memset and a copy: a road network's thousand supersteps pay for
     // every call the host makes.
-    gpu::kernels::begin_superstep_kernel<<<1, 32, 0, s>>>(d_counters_.data(),
-                                                         medusa::detail::StepState{votes_ptr(), superstep_});
+    gpu::launch_kernel<gpu::kernels::begin_superstep_kernel<gpu::StepCounters>>(
+        1, 32, s, d_counters_.data(), medusa::detail::StepState{votes_ptr(), superstep_});
     MEDUSA_CUDA_CHECK_LAUNCH("begin_superstep_kernel");
   }
   // Promotes the frontiers and starts reading the counters back.
@@ -885,8 +886,9 @@ class PartitionEngine {
           d_messages_.data(), d_source_messages_.data(), d_in_src_.data(), E_);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
     } else {
-      gpu::kernels::fill_unsent_slots_kernel<Message><<<grid, gpu::kernels::kBlock, 0, stream_.get()>>>(
-          d_messages_.data(), d_in_src_.data(), pushed_sources_, E_, init_value_);
+      gpu::launch_kernel<gpu::kernels::fill_unsent_slots_kernel<Message>>(
+          grid, gpu::kernels::kBlock, stream_.get(), d_messages_.data(), d_in_src_.data(), pushed_sources_, E_,
+          init_value_);
       MEDUSA_CUDA_CHECK_LAUNCH("fill_unsent_slots_kernel (pending message slots)");
     }
   }
@@ -926,8 +928,8 @@ class PartitionEngine {
   // dst[0 .. n-1] = value, on the session's stream.
   void fill(Message* dst, std::uint64_t n, const Message& value) {
     if (n == 0) return;
-    gpu::kernels::fill_kernel<Message><<<gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock, 0,
-                                    stream_.get()>>>(dst, n, value);
+    gpu::launch_kernel<gpu::kernels::fill_kernel<Message>>(gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock,
+                                                           stream_.get(), dst, n, value);
     MEDUSA_CUDA_CHECK_LAUNCH("fill_kernel");
   }
 
@@ -1081,10 +1083,9 @@ class PartitionEngine {
     const bool same_fill = std::memcmp(&fill, &spare_fill_, sizeof(Message)) == 0;
     if (spare_ == SpareState::Dirty && same_fill) {
       MEDUSA_REQUIRE(spare_queue_ == next, "internal: the spare receivers are not in the next push's queue");
-      gpu::kernels::reset_receivers_kernel<Message>
-          <<<gpu::grid_for(batch_.vertex_edge_bound(), max_blocks_), gpu::kernels::kBlock, 0, s>>>(
-              d_combined_spare_.data(), d_received_spare_.data(), d_receivers_[next].data(), next_count, fill,
-              batch_.device_halted());
+      gpu::launch_kernel<gpu::kernels::reset_receivers_kernel<Message>>(
+          gpu::grid_for(batch_.vertex_edge_bound(), max_blocks_), gpu::kernels::kBlock, s, d_combined_spare_.data(),
+          d_received_spare_.data(), d_receivers_[next].data(), next_count, fill, batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("reset_receivers_kernel");
     } else if (spare_ != SpareState::Clean || !same_fill) {
       reset_combined(d_combined_spare_.data(), d_received_spare_.data(), fill);
@@ -1128,15 +1129,16 @@ class PartitionEngine {
     if (slots_ == SlotState::FrontierSources && pushed_sources_ == d_active_flags_.data())
       std::swap(d_active_flags_, d_pushed_flags_);
     if (Program::uses.vertex_frontier && V_ != 0) {
-      gpu::kernels::compact_flags_kernel<VertexId><<<compact_grid(V_), gpu::kernels::kBlock, 0, s>>>(
-          d_next_active_vertex_.data(), V_, d_active_vertices_.data(), &c->next_active_vertices,
-          d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(), batch_.device_halted());
+      gpu::launch_kernel<gpu::kernels::compact_flags_kernel<VertexId>>(
+          compact_grid(V_), gpu::kernels::kBlock, s, d_next_active_vertex_.data(), V_, d_active_vertices_.data(),
+          &c->next_active_vertices, d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(),
+          batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
     }
     if (Program::uses.edge_frontier && E_ != 0) {
-      gpu::kernels::compact_flags_kernel<EdgeIndex><<<compact_grid(E_), gpu::kernels::kBlock, 0, s>>>(
-          d_next_active_edge_.data(), E_, d_active_edges_.data(), &c->next_active_edges, nullptr,
-          nullptr, nullptr, nullptr);
+      gpu::launch_kernel<gpu::kernels::compact_flags_kernel<EdgeIndex>>(
+          compact_grid(E_), gpu::kernels::kBlock, s, d_next_active_edge_.data(), E_, d_active_edges_.data(),
+          &c->next_active_edges, nullptr, nullptr, nullptr, nullptr);
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
     }
   }

@@ -156,6 +156,7 @@ template <class Msg>
 __global__ void __launch_bounds__(kBlock)
     reset_combined_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received, std::uint64_t n,
                           Msg fill, const int* __restrict__ halted) {
+  await_previous_kernel();
   if (batch_halted(halted)) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
@@ -172,6 +173,7 @@ __global__ void __launch_bounds__(kBlock)
     reset_receivers_kernel(Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                            const VertexId* __restrict__ reached, const unsigned long long* __restrict__ count,
                            Msg fill, const int* __restrict__ halted) {
+  await_previous_kernel();
   if (batch_halted(halted)) return;
   const std::uint64_t n = *count, stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -187,6 +189,7 @@ template <class Msg>
 __global__ void __launch_bounds__(kBlock)
     fill_unsent_slots_kernel(Msg* __restrict__ slots, const VertexId* __restrict__ in_src,
                              const std::uint8_t* __restrict__ pushed, std::uint64_t n, Msg fill) {
+  await_previous_kernel();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += stride)
     if (pushed[in_src[j]] == 0) slots[j] = fill;

@@ -34,6 +34,7 @@ template <class Offset>
 __global__ void __launch_bounds__(kBlock)
     queue_degrees_kernel(const VertexId* __restrict__ queue, std::uint64_t n,
                          const Offset* __restrict__ out_offsets, unsigned long long* __restrict__ ends) {
+  await_previous_kernel();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t q = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < n;
        q += stride) {
@@ -63,6 +64,7 @@ __global__ void __launch_bounds__(kBlock)
                                 const VertexId* __restrict__ queue,
                                 const unsigned long long* __restrict__ ends, std::uint64_t n,
                                 std::uint64_t total, VertexId lo, VertexId hi) {
+  await_previous_kernel();
   // s_start[t] = first edge of queued vertex first+t, for the vertices of this tile (+1 entry).
   __shared__ unsigned long long s_start[kTileVertices + 1];
   __shared__ std::uint64_t s_first, s_last;
@@ -136,8 +138,9 @@ class QueueExpansion {
                                  const EdgeIndex* d_out_offsets, unsigned max_blocks,
                                  cudaStream_t stream) {
     const std::uint64_t blocks = (n + kernels::kBlock - 1) / kernels::kBlock;
-    kernels::queue_degrees_kernel<EdgeIndex><<<static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks),
-                                    kernels::kBlock, 0, stream>>>(d_queue, n, d_out_offsets, d_ends_.data());
+    launch_kernel<kernels::queue_degrees_kernel<EdgeIndex>>(
+        static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks), kernels::kBlock, stream, d_queue, n,
+        d_out_offsets, d_ends_.data());
     MEDUSA_CUDA_CHECK_LAUNCH("queue_degrees_kernel");
     std::size_t bytes = d_temp_.size();
     MEDUSA_CUDA_CHECK(cub::DeviceScan::InclusiveSum(d_temp_.data(), bytes, d_ends_.data(),

@@ -16,6 +16,7 @@
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
+#include <medusa/backend/cuda/dependent_launch.cuh>
 #include <medusa/device_api.h>
 
 #include <cuda_runtime.h>
@@ -82,6 +83,7 @@ template <class Counters>
 __global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
                                              HostVotes host, std::uint32_t frontier_launches,
                                              bool continue_vote, int* next_votes) {
+  await_previous_kernel();
   if (threadIdx.x != 0 || b->halted != 0) return;
   end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
 }
@@ -126,6 +128,7 @@ struct QueuedSuperstepEnd {
 
 template <class Counters>
 __global__ void __launch_bounds__(256) clear_frontier_end_batched_superstep_kernel(const QueuedSuperstepEnd<Counters> e) {
+  await_previous_kernel();
   if (e.halted()) return;
   const unsigned long long n = e.ending_count();
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
@@ -158,6 +161,7 @@ __global__ void __launch_bounds__(256)
     receivers_vertex_end_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                                 const __grid_constant__ EA ea, const __grid_constant__ Element f,
                                 const ReceiverTail<Msg> r, const QueuedSuperstepEnd<Counters> e) {
+  await_previous_kernel();
   if (e.halted()) return;
   const unsigned long long received = *r.count, stale = r.stale != nullptr ? *r.stale_count : 0,
                            ending = e.ending_count();
@@ -283,13 +287,13 @@ class SuperstepBatch {
   bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
                      bool continue_vote, const VertexId* ending = nullptr, std::uint8_t* flags = nullptr) {
     if (ending != nullptr) {
-      kernels::clear_frontier_end_batched_superstep_kernel<<<end_blocks(), 256, 0, s>>>(
-          queued_end(counters, host_votes, continue_vote, ending, flags));
+      launch_kernel<kernels::clear_frontier_end_batched_superstep_kernel<Counters>>(
+          end_blocks(), 256, s, queued_end(counters, host_votes, continue_vote, ending, flags));
       MEDUSA_CUDA_CHECK_LAUNCH("clear_frontier_end_batched_superstep_kernel");
     } else {
-      kernels::end_batched_superstep_kernel<<<1, 32, 0, s>>>(counters, d_state_.data(), host_votes_of(host_votes),
-                                                             frontier_launches_, continue_vote,
-                                                             reinterpret_cast<int*>(counters));
+      launch_kernel<kernels::end_batched_superstep_kernel<Counters>>(
+          1, 32, s, counters, d_state_.data(), host_votes_of(host_votes), frontier_launches_, continue_vote,
+          reinterpret_cast<int*>(counters));
       MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
     }
     return superstep_ended();
