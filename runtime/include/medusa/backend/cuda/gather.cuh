@@ -579,25 +579,27 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // Every bin in one launch, for graphs whose passes are too short to pay four launches in a chain
-// (DegreeBins::one_launch): blocks [0, small) fold the small bin with Gs lanes a vertex, the next
-// `medium` blocks the medium bin with a warp each, the rest the heavy chunks, each vertex finished
-// by the block of its last chunk.
+// (DegreeBins::one_launch): blocks [0, chunk_blocks) fold the heavy chunks, each vertex finished by
+// the block of its last chunk; the next `medium_blocks` the medium bin with a warp each; the rest
+// the small bin with Gs lanes a vertex. The longest blocks go first, as blocks start in order:
+// last, ego-twitter's heavy chunks (16 slots a thread) ran after every other block had started, and
+// PageRank took 8.1-8.6 ms for 300 iterations against 6.9-7.7 with them first (H100, 2026-11-23).
 template <int Gs, int Ahead, class Msg, class Op, class Source, class Then>
 __global__ void __launch_bounds__(kBlock)
     gather_bins_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                        std::uint64_t vertices, const VertexId* __restrict__ medium, std::uint64_t medium_count,
-                       const __grid_constant__ HeavyChunks<Msg> b, unsigned small_blocks, unsigned medium_blocks,
+                       const __grid_constant__ HeavyChunks<Msg> b, unsigned chunk_blocks, unsigned medium_blocks,
                        Op op, const __grid_constant__ Then then) {
   await_previous_kernel();
   if (o.stopped_batch()) return;
   const unsigned block = blockIdx.x;
-  if (block < small_blocks) {
-    group_folds<Gs, 1>(src, o, nullptr, vertices, DegreeBins::kSmallSlots, op, then, block, small_blocks);
-  } else if (block < small_blocks + medium_blocks) {
-    group_folds<32, Ahead>(src, o, medium, medium_count, 0, op, then, block - small_blocks, medium_blocks);
+  if (block < chunk_blocks) {
+    chunk_folds<true, Ahead>(src, o, b, op, then, block, chunk_blocks);
+  } else if (block < chunk_blocks + medium_blocks) {
+    group_folds<32, Ahead>(src, o, medium, medium_count, 0, op, then, block - chunk_blocks, medium_blocks);
   } else {
-    chunk_folds<true, Ahead>(src, o, b, op, then, block - small_blocks - medium_blocks,
-                             gridDim.x - small_blocks - medium_blocks);
+    group_folds<Gs, 1>(src, o, nullptr, vertices, DegreeBins::kSmallSlots, op, then,
+                       block - chunk_blocks - medium_blocks, gridDim.x - chunk_blocks - medium_blocks);
   }
 }
 
@@ -622,7 +624,7 @@ void gather_binned(const Source& src, const GatherOut<Msg>& out, const DegreeBin
       if (small + medium + chunks == 0) return;  // (no vertices)
       launch_kernel<kernels::gather_bins_kernel<G, 4, Msg, Op, Source, Then>>(
           small + medium + chunks, kernels::kBlock, stream, src, out, bins.vertices(), bins.medium(),
-          bins.medium_count(), bins.heavy_chunks<Msg>(), small, medium, op, then);
+          bins.medium_count(), bins.heavy_chunks<Msg>(), chunks, medium, op, then);
       MEDUSA_CUDA_CHECK_LAUNCH("gather_bins_kernel");
     };
     if (bins.small_lanes() == 1) one(std::integral_constant<int, 1>{});
