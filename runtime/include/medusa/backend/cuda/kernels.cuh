@@ -1,5 +1,5 @@
 // The kernels of the CUDA backend. Layering as in CUB: exec.cuh / session.cuh (public API) ->
-// launch.cuh (grid sizing, dispatch) -> these kernels. Every kernel is a grid-stride loop, so
+// dependent_launch.cuh (launches) -> these kernels. Every kernel is a grid-stride loop, so
 // one launch configuration covers any element count.
 #pragma once
 
