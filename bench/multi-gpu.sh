@@ -37,11 +37,11 @@ for sample in "${samples[@]}"; do
       # shellcheck disable=SC2086
       log=$("$build/samples/$sample" "$graph" --gpus "$g" $extra 2>&1)
       echo "$log" | grep -E "^$sample: " >&2
-      ms=$(echo "$log" | grep -E "^$sample: [0-9]+ supersteps" | sed -E 's/.*supersteps, ([0-9.]+) ms.*/\1/')
+      ms=$(echo "$log" | grep -E "^$sample: [0-9]+ supersteps, " | sed -E 's/.*supersteps, ([0-9.]+) ms.*/\1/')
       [ -z "$ms" ] && { echo "$log" | tail -5 >&2; continue; }
       if [ -z "$best" ] || awk "BEGIN{exit !($ms < $best)}"; then
         best=$ms
-        line=$(echo "$log" | grep -E "^$sample: [0-9]+ supersteps")
+        line=$(echo "$log" | grep -E "^$sample: [0-9]+ supersteps, ")
         xline=$(echo "$log" | grep -E "^$sample: [0-9]+ partitions" | sed -E "s/^$sample: //")
       fi
     done
