@@ -3,10 +3,11 @@
 medusa-gen are small scripts printing the real programs' summary lines. Standard library only."""
 import json
 import os
-import stat
 import subprocess
 import sys
 import tempfile
+
+from fake_build import add_medusa_gen, write_executable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HARNESS = os.path.join(HERE, "..", "run-benchmarks.py")
@@ -35,28 +36,11 @@ if "--validate" in args:
     sys.exit(0 if verdict.startswith("PASSED") else 1)
 '''
 
-GEN = r'''#!/usr/bin/env python3
-import sys
-args = sys.argv[1:]
-if args[0] == "info":
-    print("vertices: 100\nedges: 1000 (directed, as stored)\nout-degree: min 0, max 60 (vertex 42), mean 10")
-else:
-    open(args[args.index("-o") + 1], "w").write("graph")
-'''
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-
-
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         build, graphs, out = (os.path.join(tmp, d) for d in ("build", "graphs", "out"))
-        write(os.path.join(build, "bin", "medusa-gen"), GEN)
-        write(os.path.join(graphs, "road-NE.txt.xz"), "")
+        add_medusa_gen(build)
+        write_executable(os.path.join(graphs, "road-NE.txt.xz"), "")
         fakes = {  # name: (folder, ms, supersteps, verdict, memory, sleep in timed runs)
             "pagerank": ("samples", 60.0, 30, "PASSED", "1.50 GiB", 0),
             "bfs_q": ("samples", 14.0, 7, "PASSED", "512.00 MiB", 0),
@@ -68,8 +52,8 @@ def main():
             "bfs_baseline": ("bench", 7.0, 7, "PASSED", "50.00 MiB (x)", 0),
         }
         for name, (folder, ms, steps, verdict, memory, sleep) in fakes.items():
-            write(os.path.join(build, folder, name),
-                  PROGRAM.format(name=name, ms=ms, steps=steps, verdict=verdict, memory=memory, sleep=sleep))
+            write_executable(os.path.join(build, folder, name),
+                             PROGRAM.format(name=name, ms=ms, steps=steps, verdict=verdict, memory=memory, sleep=sleep))
         cmd = [sys.executable, HARNESS, "--build", build, "--graphs", graphs, "--out", out, "--quick",
                "--timeout", "6", "--no-gpu-memory", "--no-plots", "--device", "Fake GPU", "--commit", "abc123"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

@@ -3,10 +3,11 @@
 summary lines, among them the lines that also start with "<name>: N supersteps" (batches,
 prefetched messages) and must not be read as times. Standard library only."""
 import os
-import stat
 import subprocess
 import sys
 import tempfile
+
+from fake_build import add_medusa_gen, write_executable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "multi-gpu.sh")
@@ -28,25 +29,11 @@ if gpus > 1:
     print(f"pagerank: {gpus} partitions, 1-hop replicas (replication factor 1.50): 19 refreshes")
 '''
 
-GEN = r'''#!/usr/bin/env python3
-import sys
-args = sys.argv[1:]
-open(args[args.index("-o") + 1], "w").write("graph")
-'''
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-
-
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         build, out = os.path.join(tmp, "build"), os.path.join(tmp, "out.md")
-        write(os.path.join(build, "samples", "pagerank"), SAMPLE)
-        write(os.path.join(build, "bin", "medusa-gen"), GEN)
+        write_executable(os.path.join(build, "samples", "pagerank"), SAMPLE)
+        add_medusa_gen(build)
         p = subprocess.run(["bash", SCRIPT, build, out, "10", "2", "2", "pagerank"], capture_output=True,
                            text=True, timeout=120)
         assert p.returncode == 0, f"multi-gpu.sh failed\n{p.stdout}\n{p.stderr}"
