@@ -435,7 +435,8 @@ class PartitionEngine {
       const gpu::ReceiverQueue receivers = start_receiver_push(fill);
       gpu::run_elist_edges_on_partition(
           *this, Domain::Active,
-          gpu::PushSourceElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op, receivers}},
+          gpu::PushSourceElement<Message, Op, Work>{
+              work, {d_combined_.data(), d_received_.data(), op, receivers, /*frontier=*/true}},
           common::LaunchRange::whole(V_));
       return;
     }
@@ -443,7 +444,7 @@ class PartitionEngine {
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
         gpu::PushCombineElement<Message, Op>{d_source_messages_.data(),
-                                             {d_combined_.data(), d_received_.data(), op}},
+                                             {d_combined_.data(), d_received_.data(), op, {}, /*frontier=*/true}},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
   }
   // A frontier of sends that depend on the edge, under min / max: the combined values start at the
@@ -462,8 +463,8 @@ class PartitionEngine {
     }
     gpu::run_elist_edges_on_partition(
         *this, Domain::Active,
-        gpu::PushFoldElement<Message, Op, Work>{work, {d_combined_.data(), d_received_.data(), op, receivers}, fill,
-                                                write_slots},
+        gpu::PushFoldElement<Message, Op, Work>{
+            work, {d_combined_.data(), d_received_.data(), op, receivers, /*frontier=*/true}, fill, write_slots},
         common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
     slots_ = write_slots ? SlotState::FrontierSources : SlotState::Unwritten;
     pushed_sources_ = d_active_flags_.data();
