@@ -92,11 +92,11 @@ struct PushTarget {
   std::uint8_t* received;  // or null
   Op op;
   ReceiverQueue receivers;  // (with received only)
-  bool frontier = false;     // a push of the frontier's edges (not of every edge)
+  bool frontier = false;     // a push of the frontier's edges (not of every edge; set with receivers)
   __device__ __forceinline__ void fold(VertexId w, const Msg& x) const {
     // In a frontier push, read in L2, and a set flag is not stored again: a hub's flag would take a
     // store from every edge into it. (The flag is read beside the fold's read.)
-    const bool seen = received != nullptr && (receivers.ids != nullptr || frontier) && load_in_l2(received + w) != 0;
+    const bool seen = frontier && received != nullptr && load_in_l2(received + w) != 0;
     atomic_fold(combined + w, x, op, frontier);
     if (receivers.ids != nullptr) receivers.mark(received, w, seen);
     else if (received != nullptr && !seen) received[w] = 1;
