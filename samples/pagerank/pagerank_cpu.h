@@ -1,4 +1,4 @@
-// Sequential PageRank reference, written without Medusa: rank' = 0.15 + 0.85 * sum(rank/outdeg).
+// PageRank reference, written without Medusa: rank' = 0.15 + 0.85 * sum(rank/outdeg) (double, pull order, OpenMP).
 #pragma once
 
 #include <cstdint>
