@@ -9,6 +9,7 @@ writes results-<device>-<date>.json / .md and PNG plots into --out. docs/benchma
 what is measured. Needs python3 and, for the plots, matplotlib; nothing else.
 """
 import argparse
+import copy
 import ctypes
 import datetime
 import fnmatch
@@ -245,6 +246,7 @@ class Suite:
         self.idle_mib = self.memory.used_mib() if self.memory else None
         info["idle_memory_used_mib"] = self.idle_mib if self.idle_mib is not None else info.get("idle_memory_used_mib")
         self.graphs = {}  # name -> spec, to fill in vertex and edge counts from the programs' output
+        self.checkpoint = lambda stage: None  # writes what is measured so far (main sets it)
 
     def left(self):
         return self.args.budget - (time.monotonic() - self.start)
@@ -336,6 +338,7 @@ class Suite:
                 continue
             log(f"validate {w['graph']}/{w['program']}: {shlex.join(w['command'])}")
             self.validate(w)
+        self.checkpoint("the validation runs")
         for r in range(1, self.args.runs + 1):
             for w in workloads:
                 if w["status"] != "ok" or w["kind"] == "baseline":
@@ -347,6 +350,8 @@ class Suite:
                     continue
                 self.timed(w)
             log(f"round {r} of {self.args.runs} done, {self.left():.0f} s of the budget left")
+            if r < self.args.runs:
+                self.checkpoint(f"round {r} of {self.args.runs}")
 
 
 def summarize(w):
@@ -405,6 +410,8 @@ def write_markdown(path, result):
              f"- host: {i['host']}", f"- commit: {i['commit']}", f"- command: `{result['command']}`",
              f"- runs per workload: {result['runs']} (each Medusa run is one process; the baseline does its runs "
              f"in one process), CUDA_MODULE_LOADING=EAGER", ""]
+    if result.get("partial"):
+        lines[-1:-1] = [f"- **partial**: {result['partial']}"]
     lines += ["| graph | vertices | edges | source | note |", "|---|---|---|---|---|"]
     for g in result["graphs"]:
         lines.append(f"| {g['name']} | {fmt(g.get('vertices'))} | {fmt(g.get('edges'))} | {fmt(g.get('source_vertex'))} "
@@ -481,6 +488,26 @@ def write_plots(prefix, result):
     return files, None
 
 
+def write_results(prefix, args, info, suite, graphs, workloads, partial):
+    """Writes <prefix>.json and .md (and the plots when the suite is complete). `partial`: the stage a
+    checkpoint was taken at, or None; a checkpoint summarizes copies and leaves the workloads alone."""
+    if partial is not None:
+        workloads = copy.deepcopy(workloads)
+        for w in workloads:
+            summarize(w)
+    result = dict(machine=info, command="python3 " + shlex.join(sys.argv), runs=args.runs, budget_s=args.budget,
+                  environment={"CUDA_MODULE_LOADING": "EAGER"}, graphs=graphs, workloads=workloads,
+                  ratios=ratios(workloads), suite_seconds=time.monotonic() - suite.start, plots=[])
+    if partial is not None:
+        result["partial"] = f"checkpoint after {partial}: the suite did not finish"
+    elif not args.no_plots:
+        files, note = write_plots(prefix, result)
+        result["plots"], result["plot_note"] = [os.path.basename(f) for f in files], note
+    json.dump(result, open(prefix + ".json", "w"), indent=1)
+    write_markdown(prefix + ".md", result)
+    return result
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="build folder (samples/, bench/, bin/medusa-gen)")
@@ -543,23 +570,18 @@ def main():
                 w["status"] = "skipped"
                 w["notes"].append(f"{exe} not built")
             workloads.append(w)
-    suite.run(workloads)
-    for w in workloads:
-        summarize(w)
-
     device_slug = re.sub(r"[^A-Za-z0-9]+", "-", info["device"]).strip("-").lower()
     suffix = "-" + re.sub(r"[^A-Za-z0-9]+", "-", args.name).strip("-") if args.name else ""
     prefix = os.path.join(args.out, f"results-{device_slug}-{info['date'][:10]}{suffix}")
     for g in graphs:
         g.pop("gen", None)
-    result = dict(machine=info, command="python3 " + shlex.join(sys.argv), runs=args.runs, budget_s=args.budget,
-                  environment={"CUDA_MODULE_LOADING": "EAGER"}, graphs=graphs, workloads=workloads,
-                  ratios=ratios(workloads), suite_seconds=time.monotonic() - suite.start, plots=[])
-    if not args.no_plots:
-        files, note = write_plots(prefix, result)
-        result["plots"], result["plot_note"] = [os.path.basename(f) for f in files], note
-    json.dump(result, open(prefix + ".json", "w"), indent=1)
-    write_markdown(prefix + ".md", result)
+    # A checkpoint after the validations and after each round: a suite killed from outside (a
+    # device session's time limit) still leaves what it measured, marked partial.
+    suite.checkpoint = lambda stage: write_results(prefix, args, info, suite, graphs, workloads, stage)
+    suite.run(workloads)
+    for w in workloads:
+        summarize(w)
+    result = write_results(prefix, args, info, suite, graphs, workloads, None)
     log(f"wrote {prefix}.json and .md" + (f", {len(result['plots'])} plots" if result["plots"] else ""))
     for r in result["ratios"]:
         log(f"{r['algorithm']} {r['graph']}: Medusa/baseline = {r['ratio_median']:.2f} (median)")

@@ -3,9 +3,11 @@
 medusa-gen are small scripts printing the real programs' summary lines. Standard library only."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from fake_build import add_medusa_gen, write_executable
 
@@ -35,6 +37,33 @@ if "--validate" in args:
     print("validation: " + verdict)
     sys.exit(0 if verdict.startswith("PASSED") else 1)
 '''
+
+def check_checkpoint(cmd, out):
+    """A suite killed during its timed runs (cc sleeps 30 s in each) leaves the validations' results."""
+    cmd = cmd[:cmd.index("--out") + 1] + [out] + cmd[cmd.index("--out") + 2:]
+    cmd[cmd.index("--timeout") + 1] = "60"
+    p = subprocess.Popen(cmd + ["--only", "kron-20/cc,kron-20/bfs_q"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                os.path.isdir(out) and any(f.endswith(".json") for f in os.listdir(out))):
+            time.sleep(0.2)
+        time.sleep(0.5)  # (the .md follows the .json)
+        assert p.poll() is None, "the harness must still be in cc's first timed run"
+    finally:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    files = sorted(os.listdir(out))
+    assert len(files) == 2 and files[0].endswith(".json") and files[1].endswith(".md"), files
+    result = json.load(open(os.path.join(out, files[0])))
+    assert result["partial"] == "checkpoint after the validation runs: the suite did not finish", result.get("partial")
+    w = {x["program"]: x for x in result["workloads"]}
+    assert w["cc"]["status"] == "ok" and [r["ms"] for r in w["cc"]["runs"]] == [5.0], w["cc"]
+    assert "time from the --verbose validation run only" in " ".join(w["cc"]["notes"])
+    assert not result["plots"]
+    assert "**partial**: checkpoint after the validation runs" in open(os.path.join(out, files[1])).read()
+
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +121,7 @@ def main():
         assert abs(ratios[("pagerank", "kron-20")]["ratio_median"] - 60.0 / 6.6) < 1e-9
         assert abs(ratios[("pagerank", "kron-20")]["ratio_min"] - 10.0) < 1e-9
         assert "| kron-20 | pagerank | ok | 3 |" in md and md.index("| road-NE | pagerank |") < md.index("| kron-20 | pagerank |") and "Fake GPU" in md and "abc123" in md
+        check_checkpoint(cmd, os.path.join(tmp, "killed"))
     print("bench harness test: PASSED")
 
 
