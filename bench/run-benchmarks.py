@@ -472,8 +472,10 @@ def write_plots(prefix, result):
         fig.savefig(files[-1], dpi=110)
         plt.close(fig)
     if result["ratios"]:
-        fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(result["ratios"])), 3.8))
-        labels = [f"{r['algorithm']}\n{r['graph']}" for r in result["ratios"]]
+        fig, ax = plt.subplots(figsize=(max(5, 1.5 * len(result["ratios"])), 3.8))
+        # ("bfs-vs-direction-optimizing" on one line overlapped its neighbours' labels)
+        names = [r["algorithm"].replace("-vs-", " vs\n") for r in result["ratios"]]
+        labels = [f"{name}\n{r['graph']}" for name, r in zip(names, result["ratios"])]
         bars = ax.bar(range(len(labels)), [r["ratio_median"] for r in result["ratios"]], color="tab:orange")
         ax.bar_label(bars, [f"{r['ratio_median']:.2f}x" for r in result["ratios"]], fontsize=8)
         ax.axhline(1.0, color="k", linewidth=0.8)
