@@ -92,7 +92,7 @@ struct PushTarget {
   std::uint8_t* received;  // or null
   Op op;
   ReceiverQueue receivers;  // (with received only)
-  bool frontier = false;     // a push of the frontier's edges (not of every edge; set with receivers)
+  bool frontier = false;     // a push of the frontier's edges; the EDGE form's pass over every edge leaves it
   __device__ __forceinline__ void fold(VertexId w, const Msg& x) const {
     // In a frontier push, read in L2, and a set flag is not stored again: a hub's flag would take a
     // store from every edge into it. (The flag is read beside the fold's read.)
