@@ -274,4 +274,12 @@ TEST_CASE("verbose mode reports the session and each superstep", "[runtime]") {
   CHECK(report.find("CUDA session") != std::string::npos);
 #endif
   CHECK(report.find("partitioned run: 4 partitions") != std::string::npos);
+  CHECK(report.find("medusa: tuning: MEDUSA_VERTEX_ORDER=auto") != std::string::npos);
+}
+
+TEST_CASE("Init_Device_DS stops at a schedule variable it does not know, naming the allowed values",
+          "[runtime]") {
+  const medusa_test::ScopedEnv bad("MEDUSA_FRONTIER_PULL", "sometimes");
+  auto g = make_graph({1});
+  CHECK_THROWS_WITH(medusa::Init_Device_DS(g), Catch::Contains("use one of: auto, always, never"));
 }

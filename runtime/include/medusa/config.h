@@ -1,6 +1,8 @@
 // Run configuration: the paper's `conf` object, without the global.
 #pragma once
 
+#include <medusa/tuning.h>
+
 #include <cstdint>
 #include <string>
 
@@ -47,13 +49,13 @@ struct Config {
   std::uint32_t maxIteration = 2147483647u;  // 2^31 - 1, as in the paper
   std::uint32_t messagesPerEdge = 1;         // the paper's m: slots per edge in the message buffer
   Layout layout = Layout::Auto;
-  // MEDUSA_VERTEX_ORDER=auto|input|degree overrides it.
-  VertexOrder vertexOrder = VertexOrder::Auto;
+  VertexOrder vertexOrder = VertexOrder::Auto;  // MEDUSA_VERTEX_ORDER overrides it
   // Runs an edge-parallel ELIST launch over all vertices together with the built-in
   // Combiner() that follows it, as one pull pass over each vertex's in-edges (no scattered
-  // message writes). Same results; single-partition runs with m = 1. MEDUSA_PULL_FUSION=off in the
-  // environment also turns it off.
+  // message writes). Same results; single-partition runs with m = 1. MEDUSA_PULL_FUSION overrides it.
   bool pullFusion = true;
+  // The runtime's other schedule choices, Auto unless forced (tuning.h, docs/tuning.md).
+  Tuning tuning;
   bool verbose = false;                      // print layout choice, memory use, per-superstep stats
 };
 

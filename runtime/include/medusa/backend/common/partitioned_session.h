@@ -15,7 +15,6 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
-#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
@@ -31,6 +30,7 @@
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
 #include <medusa/session.h>
+#include <medusa/tuning.h>
 #include <medusa/types.h>
 #include <medusa/vertex_order.h>
 
@@ -77,7 +77,7 @@ class PartitionedSession : public SessionBase {
   using Message = typename Program::Message;
   using GraphType = Graph<Vertex, Edge>;
 
-  PartitionedSession(GraphType& graph, const Config& conf) : conf_(conf) {
+  PartitionedSession(GraphType& graph, const Config& conf) : conf_(resolve_tuning(conf)) {
     MEDUSA_REQUIRE(conf.messagesPerEdge >= 1,
                    "Config::messagesPerEdge (the paper's m) must be at least 1");
     MEDUSA_REQUIRE(conf.gpuCount >= 1, "Config::gpuCount must be at least 1 (it is " +
@@ -223,6 +223,7 @@ class PartitionedSession : public SessionBase {
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
     }
+    r += describe_tuning(conf_) + "\n";
     r += "medusa: " + order_.describe() + "\n";
     for (const auto& e : engines_) r += e->report();
     return r;
@@ -457,7 +458,7 @@ class PartitionedSession : public SessionBase {
   // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
   // (vertex_order.h).
   std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
-    order_ = choose_vertex_order(t, requested_vertex_order(), available_host_bytes());
+    order_ = choose_vertex_order(t, conf_.vertexOrder, available_host_bytes());
     if (!order_.by_degree())
       return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf_, 0);
     // The engine copies what it needs: the renumbered layout goes when this returns.
@@ -467,10 +468,6 @@ class PartitionedSession : public SessionBase {
     return std::make_unique<Engine>(PartitionView::of(renumbered), graph, local_seeds(seeds, renumbered), conf_, 0);
   }
 
-  VertexOrder requested_vertex_order() const {
-    return choice_from_env("MEDUSA_VERTEX_ORDER", conf_.vertexOrder,
-                           {{"auto", VertexOrder::Auto}, {"input", VertexOrder::Input}, {"degree", VertexOrder::Degree}});
-  }
 
   void check_seeds(const std::vector<VertexId>& seeds) const {
     for (VertexId v : seeds)
@@ -512,7 +509,7 @@ class PartitionedSession : public SessionBase {
     }
     // Only when asked: on one H100, PageRank over kron-22 in two contiguous partitions took 300 ms
     // with the owned vertices by degree against 279 ms in ID order (the replica refreshes dominate).
-    const VertexOrder requested = requested_vertex_order();
+    const VertexOrder requested = conf_.vertexOrder;
     order_.requested = requested;
     order_.order = requested == VertexOrder::Degree ? VertexOrder::Degree : VertexOrder::Input;
     order_.reason = requested == VertexOrder::Auto ? "auto: partitions keep ascending IDs" : "requested";

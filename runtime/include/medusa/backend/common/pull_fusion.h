@@ -13,14 +13,12 @@
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
-#include <medusa/backend/common/env_choice.h>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/program.h>
 #include <medusa/types.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -34,8 +32,6 @@ inline constexpr std::uint64_t kFrontierPullFraction = 8;
 // edge-side functor reading combined_msg(), which the fused pass is rewriting.
 template <class Program>
 bool pull_fusion_enabled(const Config& conf) {
-  if (const char* env = std::getenv("MEDUSA_PULL_FUSION"))
-    if (std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0) return false;
   return conf.pullFusion && conf.gpuCount == 1 && conf.messagesPerEdge == 1 &&
          Program::uses.messages && !Program::uses.edge_reads_combined &&
          std::is_arithmetic_v<typename Program::Message>;
@@ -46,15 +42,9 @@ bool pull_fusion_enabled(const Config& conf) {
 // all E in-edges but writes its slots in order, and it replaces the fill and the Combiner, while a
 // push scatters one slot write per frontier edge; so a frontier of at least E/8 out-edges is
 // pulled (Beamer's direction optimization, with the Combiner's semantics kept: every slot is still
-// written). MEDUSA_FRONTIER_PULL=always|never overrides the choice.
-enum class FrontierPull { ByDensity, Always, Never };
-// Read once per engine (not per superstep).
-inline FrontierPull frontier_pull_from_env() {
-  return choice_from_env("MEDUSA_FRONTIER_PULL", FrontierPull::ByDensity,
-                         {{"always", FrontierPull::Always}, {"never", FrontierPull::Never}});
-}
+// written). Tuning::frontierPull (MEDUSA_FRONTIER_PULL) forces one or the other.
 inline bool prefer_frontier_pull(FrontierPull mode, std::uint64_t frontier_edges, std::uint64_t edges) {
-  if (mode != FrontierPull::ByDensity) return mode == FrontierPull::Always;
+  if (mode != FrontierPull::Auto) return mode == FrontierPull::Always;
   return frontier_edges * kFrontierPullFraction >= edges && frontier_edges != 0;
 }
 

@@ -6,20 +6,15 @@
 // whose frontier grows a hundredfold per superstep, never batches.
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
+#include <medusa/tuning.h>
 #include <medusa/backend/common/pull_fusion.h>
 
 #include <cstdint>
 
 namespace medusa::gpu {
 
-// MEDUSA_SUPERSTEP_BATCH: auto (batch long runs of sparse supersteps), always (batch every
-// superstep that can be, from the second: for tests on small graphs), off.
-enum class BatchMode { Auto, Always, Off };
-inline BatchMode batch_mode_from_env() {
-  return common::choice_from_env("MEDUSA_SUPERSTEP_BATCH", BatchMode::Auto,
-                                 {{"always", BatchMode::Always}, {"off", BatchMode::Off}});
-}
+// Tuning::superstepBatch (MEDUSA_SUPERSTEP_BATCH): Auto batches long runs of sparse supersteps.
+using BatchMode = medusa::SuperstepBatching;
 
 class BatchPolicy {
  public:
@@ -28,7 +23,7 @@ class BatchPolicy {
   static constexpr std::uint64_t kSparseFraction = common::kFrontierPullFraction;
   static constexpr std::uint64_t kMinVertexBound = 1024;
 
-  explicit BatchPolicy(BatchMode mode = batch_mode_from_env()) : mode_(mode) {}
+  explicit BatchPolicy(BatchMode mode) : mode_(mode) {}
 
   // Whether batches may run at all, given what the engine allows.
   bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }

@@ -3,16 +3,16 @@
 // messages, so no sort or grouping pass precedes the reduction.
 //
 // The default folds each vertex with 4 lanes, a warp or block-sized chunks by its segment length
-// (gather.cuh, CombinerStrategy::Binned). MEDUSA_COMBINER selects one of the others for
-// benchmarking and for testing every path:
+// (gather.cuh, CombinerStrategy::Auto). Tuning::combiner (MEDUSA_COMBINER) selects one of the
+// others for benchmarking and for testing every path:
 //  * cub::DeviceSegmentedReduce, one thread block per segment;
 //  * a group of G lanes of one warp per segment (G = 4 or 32) for every vertex.
 // Both need the operator to be associative and commutative (as CUB's reductions do).
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/tuning.h>
 #include <medusa/types.h>
 
 #include <cub/device/device_segmented_reduce.cuh>
@@ -25,26 +25,16 @@
 
 namespace medusa::gpu {
 
-enum class CombinerStrategy { Binned, Group4, Warp, CubBlock };
-
 inline const char* combiner_strategy_name(CombinerStrategy s) {
   switch (s) {
-    case CombinerStrategy::Binned:
+    case CombinerStrategy::Auto:
       return "by degree: a thread or 4 lanes (<= 16 slots: a thread where they average <= 4) or a warp "
              "(<= 2048) per vertex, a thread block per 4096-slot chunk (more)";
     case CombinerStrategy::Group4: return "4 lanes per vertex";
     case CombinerStrategy::Warp: return "one warp per vertex";
-    case CombinerStrategy::CubBlock: return "cub::DeviceSegmentedReduce (one block per vertex)";
+    case CombinerStrategy::Cub: return "cub::DeviceSegmentedReduce (one block per vertex)";
   }
   return "unknown";
-}
-
-// Binned unless MEDUSA_COMBINER=group4|warp|cub in the environment asks for one of the others.
-inline CombinerStrategy choose_combiner() {
-  return common::choice_from_env("MEDUSA_COMBINER", CombinerStrategy::Binned,
-                                 {{"group4", CombinerStrategy::Group4},
-                                  {"warp", CombinerStrategy::Warp},
-                                  {"cub", CombinerStrategy::CubBlock}});
 }
 
 namespace kernels {

@@ -8,7 +8,7 @@
 // A kernel that touched memory before it would race with the kernel before it.
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
+#include <medusa/tuning.h>
 
 #include <cuda_runtime.h>
 
@@ -33,7 +33,7 @@ __device__ __forceinline__ void await_previous_kernel() {
 
 // Launches Kernel<<<grid, block, 0, s>>>(args...), overlapping its start with the kernel before
 // it when Kernel's code has the wait (compiled for compute capability 9.0+) and
-// MEDUSA_DEPENDENT_LAUNCH is not `off` (read once per kernel). Check it with
+// MEDUSA_DEPENDENT_LAUNCH is not `off` (read once per kernel; tuning.h). Check it with
 // MEDUSA_CUDA_CHECK_LAUNCH, as a <<<...>>> launch.
 template <auto Kernel, class... Args>
 void launch_kernel(unsigned grid, unsigned block, cudaStream_t s, Args&&... args) {
@@ -41,7 +41,7 @@ void launch_kernel(unsigned grid, unsigned block, cudaStream_t s, Args&&... args
     cudaFuncAttributes a{};
     const bool waits = cudaFuncGetAttributes(&a, Kernel) == cudaSuccess && a.ptxVersion >= 90;
     cudaGetLastError();  // (a failure here shows again at the launch)
-    return waits && common::choice_from_env("MEDUSA_DEPENDENT_LAUNCH", true, {{"on", true}, {"off", false}});
+    return waits && dependent_launch_from_env();
   }();
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;

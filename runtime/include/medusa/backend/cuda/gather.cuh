@@ -13,7 +13,6 @@
 // an identity element, and the InitMessageBuffer value is folded in last (out = op(init, acc)).
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -179,7 +178,7 @@ class DegreeBins {
   // Graphs of at most this many vertices fold every bin in one launch when more than one bin has
   // vertices: their passes are short next to four launches in a chain (ego-twitter, 81K vertices:
   // 38 µs a PageRank superstep against 13 µs for the hand-written pull's one kernel).
-  // MEDUSA_GATHER_LAUNCHES=one|bins overrides.
+  // Tuning::gatherOneLaunch (MEDUSA_GATHER_LAUNCHES=one|bins) overrides.
   static constexpr std::uint64_t kOneLaunchMaxVertices = std::uint64_t{1} << 18;
 
   // Device bytes build() allocates for vertices [0, n) with slots (offsets[v+1]-offsets[v])*m
@@ -198,7 +197,7 @@ class DegreeBins {
   }
 
   void build(const std::vector<EdgeIndex>& offsets, std::uint64_t n, std::uint32_t m,
-             std::size_t message_bytes, int sm_count, cudaStream_t s) {
+             std::size_t message_bytes, int sm_count, const Tuning& tuning, cudaStream_t s) {
     std::vector<VertexId> medium, heavy;
     std::vector<std::uint32_t> first_chunk{0}, chunk_owner;
     std::vector<EdgeIndex> chunk_begin;
@@ -219,7 +218,7 @@ class DegreeBins {
     }
     vertices_ = n;
     small_lanes_ = small_slots <= small * kThreadAverageSlots ? 1 : 4;
-    loads_ahead_ = choose_loads_ahead(medium.size(), sm_count);
+    loads_ahead_ = choose_loads_ahead(medium.size(), sm_count, tuning.gatherLoadsAhead);
     d_medium_.allocate(medium.size());
     d_medium_.upload(medium.data(), medium.size(), s);
     d_heavy_.allocate(heavy.size());
@@ -235,8 +234,8 @@ class DegreeBins {
     d_chunks_done_.allocate(heavy.size());
     d_chunks_done_.zero(s);
     const int bins = (small != 0) + !medium.empty() + !heavy.empty();
-    one_launch_ = common::choice_from_env("MEDUSA_GATHER_LAUNCHES", bins > 1 && n <= kOneLaunchMaxVertices,
-                                          {{"one", true}, {"bins", false}});
+    one_launch_ = tuning.gatherOneLaunch == Toggle::Auto ? bins > 1 && n <= kOneLaunchMaxVertices
+                                                         : tuning.gatherOneLaunch == Toggle::On;
     if (one_launch_) loads_ahead_ = true;  // (gather_bins_kernel's one instantiation: few warps)
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));  // the host vectors go away
   }
@@ -274,11 +273,11 @@ class DegreeBins {
  private:
   // Four loads in flight when the medium bin's warps are too few to hide a load's latency: at most
   // kAheadWarpsPerSm warps per SM. H100: ego-twitter (37,763, 286 per SM) gains 18% on PageRank;
-  // Kronecker scale 22 (604,279, 4,578 per SM) loses 5%. MEDUSA_GATHER_LOADS=ahead|plain overrides.
+  // Kronecker scale 22 (604,279, 4,578 per SM) loses 5%. Tuning::gatherLoadsAhead overrides.
   static constexpr std::uint64_t kAheadWarpsPerSm = 1024;
-  static bool choose_loads_ahead(std::uint64_t medium_warps, int sm_count) {
-    const bool few = medium_warps <= kAheadWarpsPerSm * static_cast<std::uint64_t>(std::max(1, sm_count));
-    return common::choice_from_env("MEDUSA_GATHER_LOADS", few, {{"ahead", true}, {"plain", false}});
+  static bool choose_loads_ahead(std::uint64_t medium_warps, int sm_count, Toggle forced) {
+    if (forced != Toggle::Auto) return forced == Toggle::On;
+    return medium_warps <= kAheadWarpsPerSm * static_cast<std::uint64_t>(std::max(1, sm_count));
   }
 
   std::uint64_t vertices_ = 0;

@@ -13,7 +13,6 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/edge_layout.h>
-#include <medusa/backend/common/env_choice.h>
 #include <medusa/backend/common/field_staging.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
@@ -136,14 +135,14 @@ class PartitionEngine {
     max_blocks_ = static_cast<unsigned>(std::max(1, device_.sm_count) * 32);
 
     // The outermost replicas have no in-edges here: the combiner skips them.
-    combiner_ = gpu::choose_combiner();
+    combiner_ = conf.tuning.combiner;
     pull_fusion_ = common::pull_fusion_enabled<Program>(conf);  // (one partition only)
-    const bool binned = combiner_ == gpu::CombinerStrategy::Binned || pull_fusion_;
+    const bool binned = combiner_ == CombinerStrategy::Auto || pull_fusion_;
 
     // Size everything first; throw before the first allocation if it cannot fit.
     std::size_t temp_bytes = 0;
     if constexpr (std::is_arithmetic_v<Message>) {
-      if (combiner_ == gpu::CombinerStrategy::CubBlock) {
+      if (combiner_ == CombinerStrategy::Cub) {
         common::visit_builtin_combiner<Message>(conf.combinerOpType, [&](auto op) {
           temp_bytes = gpu::segmented_reduce_temp_bytes<Message>(combine_count_, op);
         });
@@ -168,7 +167,7 @@ class PartitionEngine {
     // runs report every superstep, so they read each one back. Pushes in a batch whose slots nothing
     // reads keep their receivers as a queue.
     const bool batches = batch_.allow(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
-                                      frontier_pull_ != common::FrontierPull::Always);
+                                      frontier_pull_ != FrontierPull::Always);
     receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier && Program::uses.received &&
                        Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
@@ -214,7 +213,7 @@ class PartitionEngine {
     }
     out_offsets_ = t.out_offsets;
     if (layout_.columns()) upload_column_edges(t);
-    if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), device_.sm_count, s);
+    if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), device_.sm_count, conf.tuning, s);
     if (pull_fusion_) upload_in_edges(t);
 
     // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
@@ -297,7 +296,7 @@ class PartitionEngine {
     materialize_slots();
     receivers_valid_ = false;
     cudaStream_t s = stream_.get();
-    if (combiner_ != gpu::CombinerStrategy::CubBlock) {
+    if (combiner_ != CombinerStrategy::Cub) {
       gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
       return;
     }
@@ -534,7 +533,7 @@ class PartitionEngine {
   // cost more than the pulls).
   bool push_fold_preferred() const {
     if (!frontier_pull_preferred()) return true;
-    return Program::uses.combiner_consumes_slots && frontier_pull_ != common::FrontierPull::Always;
+    return Program::uses.combiner_consumes_slots && frontier_pull_ != FrontierPull::Always;
   }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
@@ -770,12 +769,12 @@ class PartitionEngine {
     r += "  ELIST: one thread per vertex; edge-parallel elements (medusa-cc proved the edge loop "
          "independent): a thread per edge (All), 1..32 lanes per queued vertex (Active)\n";
     r += std::string("  Combiner: ") +
-         gpu::combiner_strategy_name(combiner_ == gpu::CombinerStrategy::CubBlock && pull_fusion_
-                                         ? gpu::CombinerStrategy::Binned
+         gpu::combiner_strategy_name(combiner_ == CombinerStrategy::Cub && pull_fusion_
+                                         ? CombinerStrategy::Auto
                                          : combiner_) +
          (pull_fusion_ ? "; " + common::fusion_summary() : std::string()) +
          "\n";
-    if (combiner_ == gpu::CombinerStrategy::Binned || pull_fusion_) r += "  degree bins: " + bins_.describe() + "\n";
+    if (combiner_ == CombinerStrategy::Auto || pull_fusion_) r += "  degree bins: " + bins_.describe() + "\n";
     if (Program::uses.vertex_frontier)
       r += "  edge-parallel ELIST over Domain::Active: edge-balanced tiles of " +
            std::to_string(gpu::kernels::kTileEdges) + " edges for frontiers of " +
@@ -856,9 +855,9 @@ class PartitionEngine {
                                       batch_.device_halted()};
     cudaStream_t s = stream_.get();
     switch (combiner_) {
-      case gpu::CombinerStrategy::Group4:
+      case CombinerStrategy::Group4:
         return gpu::gather_uniform<4, Message>(src, out, combine_count_, op, max_blocks_, s, then);
-      case gpu::CombinerStrategy::Warp:
+      case CombinerStrategy::Warp:
         return gpu::gather_uniform<32, Message>(src, out, combine_count_, op, max_blocks_, s, then);
       default:
         return gpu::gather_binned<Message>(src, out, bins_, op, max_blocks_, s, then);
@@ -1158,21 +1157,21 @@ class PartitionEngine {
   std::uint64_t V_ = 0, E_ = 0;
   std::uint32_t m_ = 1;
   unsigned max_blocks_ = 1;
-  gpu::CombinerStrategy combiner_ = gpu::CombinerStrategy::Binned;
+  CombinerStrategy combiner_ = CombinerStrategy::Auto;
   bool pull_fusion_ = false;
-  common::FrontierPull frontier_pull_ = common::frontier_pull_from_env();
+  FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
   gpu::DegreeBins bins_;
   gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
-  // MEDUSA_VERTEX_FUSION=off: a VERTEX launch after a fused pass never runs in its gather.
-  bool vertex_fusion_ = common::choice_from_env("MEDUSA_VERTEX_FUSION", true, {{"off", false}});
+  // Tuning::vertexFusion off: a VERTEX launch after a fused pass never runs in its gather.
+  bool vertex_fusion_ = conf_.tuning.vertexFusion != Toggle::Off;
   std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
-  gpu::SourcePrefetcher<Message> prefetch_;
+  gpu::SourcePrefetcher<Message> prefetch_{conf_.tuning.sourcePrefetch};
   std::uint64_t user_launches_ = 0;  // launches that ran user code (note_user_launch)
-  // MEDUSA_END_FUSION=off: the VERTEX launch over a batched push's receivers is never joined with
+  // Tuning::endFusion off: the VERTEX launch over a batched push's receivers is never joined with
   // the superstep's end (hold_receiver_vertex).
-  bool end_fusion_ = common::choice_from_env("MEDUSA_END_FUSION", true, {{"off", false}});
+  bool end_fusion_ = conf_.tuning.endFusion != Toggle::Off;
   std::function<void()> held_issue_;
   std::function<void(const gpu::kernels::QueuedSuperstepEnd<gpu::StepCounters>&)> held_join_;
   void issue_held() {
@@ -1228,7 +1227,7 @@ class PartitionEngine {
   gpu::DeviceBuffer<VertexId> d_next_queue_;
   bool queued_frontier_ = false, superstep_queued_ = false;
   std::uint32_t queued_swaps_ = 0;  // swap_queued_frontiers() calls since the batch started
-  gpu::QueueExpansion expansion_;  // degree scan of d_active_vertices_
+  gpu::QueueExpansion expansion_{conf_.tuning.queueExpand};  // degree scan of d_active_vertices_
   gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)
   gpu::DeviceBuffer<std::uint8_t> d_pushed_flags_;  // a pushed frontier's, while its slots are pending
   bool active_scan_valid_ = false;
@@ -1239,7 +1238,7 @@ class PartitionEngine {
   gpu::DeviceBuffer<std::uint8_t> d_received_;
 
   gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
-  gpu::SuperstepBatch batch_;
+  gpu::SuperstepBatch batch_{conf_.tuning};
   // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
   // and, while receivers_valid_, the only vertices whose combined value differs from
   // receivers_fill_ or whose received flag is set. Whatever else writes either clears it

@@ -9,7 +9,7 @@
 // Small frontiers keep the lane-group kernel: the scan costs two launches.
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
+#include <medusa/tuning.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -105,8 +105,9 @@ __global__ void __launch_bounds__(kBlock)
 // The queue's degree scan and its CUB storage, sized once for the largest queue (every vertex).
 class QueueExpansion {
  public:
+  explicit QueueExpansion(QueueExpand mode) : mode_(mode) {}
   // Frontiers with fewer edges keep the lane-group kernel (the scan's launches cost more than
-  // the imbalance they remove). MEDUSA_QUEUE_EXPAND=groups|balanced forces one for every size.
+  // the imbalance they remove). Tuning::queueExpand (MEDUSA_QUEUE_EXPAND) forces one for every size.
   static constexpr std::uint64_t kMinBalancedEdges = 1u << 15;
 
   static std::size_t scan_temp_bytes(std::uint64_t max_queue) {
@@ -130,7 +131,7 @@ class QueueExpansion {
 
   // Whether a frontier of `edges` out-edges takes the balanced kernel.
   bool wanted(std::uint64_t edges) const {
-    return mode_ == Mode::BySize ? edges >= kMinBalancedEdges : mode_ == Mode::Balanced;
+    return mode_ == QueueExpand::Auto ? edges >= kMinBalancedEdges : mode_ == QueueExpand::Balanced;
   }
 
   // ends[q] for the n queued vertices, on `stream`.
@@ -151,13 +152,7 @@ class QueueExpansion {
   const unsigned long long* ends() const { return d_ends_.data(); }
 
  private:
-  enum class Mode { BySize, Groups, Balanced };
-  static Mode mode_from_env() {
-    return common::choice_from_env("MEDUSA_QUEUE_EXPAND", Mode::BySize,
-                                   {{"groups", Mode::Groups}, {"balanced", Mode::Balanced}});
-  }
-
-  Mode mode_ = mode_from_env();  // read once per engine, not per launch
+  QueueExpand mode_;
   DeviceBuffer<unsigned long long> d_ends_;
   DeviceBuffer<std::byte> d_temp_;
 };

@@ -12,7 +12,7 @@
 // the pass runs as before, so a wrong guess costs the prefetch's writes and nothing else.
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
+#include <medusa/tuning.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
@@ -41,17 +41,17 @@ struct next_source_work<Element, std::void_t<typename Element::medusa_next_sourc
 template <class Msg>
 class SourcePrefetcher {
  public:
+  explicit SourcePrefetcher(Toggle mode) : mode_(mode) {}
   // Prefetches computed and then not used, this many in a row, stop the planning: the iteration
   // does not repeat its pass (user code run in between, another Work, a Work whose padding bytes
   // differ between copies), and each would cost a prefetch's writes.
   static constexpr std::uint32_t kMaxWasted = 3;
-  // MEDUSA_SOURCE_PREFETCH=auto (the default) prefetches on graphs of at most this many edges per
+  // Tuning::sourcePrefetch Auto (the default) prefetches on graphs of at most this many edges per
   // vertex. There the skipped pass is a large share of a superstep: PageRank on the 2048 x 2048
   // grid (4 per vertex) went from 2.94-2.97 to 2.68-2.78 ms (H100, 2026-11-23). On Kronecker
   // scale 22 (32 per vertex) the pass is 2% of the gather, and the gather's heavier VERTEX step
   // cost more: 24.4-24.5 ms against 24.8-24.9.
   static constexpr std::uint64_t kMaxAverageDegree = 8;
-  enum class Mode { Off, Auto, On };
   // Left free on the device after the spare buffer: the prefetch is an optimization, never the
   // reason a run fails for memory.
   static constexpr std::size_t kFreeMargin = std::size_t{64} << 20;
@@ -130,7 +130,7 @@ class SourcePrefetcher {
  private:
   static constexpr std::size_t kMaxWorkBytes = 256;
   bool wanted(std::uint64_t vertices, std::uint64_t edges) const {
-    return mode_ == Mode::On || (mode_ == Mode::Auto && edges <= kMaxAverageDegree * vertices);
+    return mode_ == Toggle::On || (mode_ == Toggle::Auto && edges <= kMaxAverageDegree * vertices);
   }
   template <class Work>
   static const void* tag() {
@@ -145,18 +145,17 @@ class SourcePrefetcher {
   bool ensure_spare(std::uint64_t vertices) {
     if (next_.size() >= vertices) return true;
     std::size_t free = 0, total = 0;
-    if (mode_ == Mode::Off || cudaMemGetInfo(&free, &total) != cudaSuccess ||
+    if (mode_ == Toggle::Off || cudaMemGetInfo(&free, &total) != cudaSuccess ||
         free < vertices * sizeof(Msg) + kFreeMargin) {
       cudaGetLastError();
-      mode_ = Mode::Off;
+      mode_ = Toggle::Off;
       return false;
     }
     next_.allocate(vertices);
     return true;
   }
 
-  Mode mode_ = common::choice_from_env("MEDUSA_SOURCE_PREFETCH", Mode::Auto,
-                                       {{"auto", Mode::Auto}, {"on", Mode::On}, {"off", Mode::Off}});
+  Toggle mode_;
   bool planned_ = false, valid_ = false, replaying_ = false;
   std::uint64_t launches_ = 0;
   std::any work_;  // the planned Work

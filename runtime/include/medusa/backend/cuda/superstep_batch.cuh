@@ -10,7 +10,7 @@
 // on the host may run in a batch (PartitionEngine::require_exact_counts).
 #pragma once
 
-#include <medusa/backend/common/env_choice.h>
+#include <medusa/tuning.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/cuda/batch_graph.h>
 #include <medusa/backend/cuda/batch_policy.h>
@@ -220,9 +220,11 @@ class SuperstepBatch {
     h_state_ = PinnedBuffer<BatchState>(1);
   }
   bool allowed() const { return policy_.allowed(); }
-  // For one Run: whether its batches are recorded and replayed (MEDUSA_BATCH_REPLAY=off: never).
+  explicit SuperstepBatch(const Tuning& tuning) : policy_(tuning.superstepBatch), replay_(tuning.batchReplay) {}
+
+  // For one Run: whether its batches are recorded and replayed (Tuning::batchReplay off: never).
   void record_graphs(bool on, std::uint32_t max_iteration) {
-    record_ = on && policy_.allowed() && common::choice_from_env("MEDUSA_BATCH_REPLAY", true, {{"off", false}});
+    record_ = on && policy_.allowed() && replay_ != Toggle::Off;
     recordings_ = 0;
     max_iteration_ = max_iteration;
   }
@@ -377,6 +379,7 @@ class SuperstepBatch {
 
  private:
   BatchPolicy policy_;
+  Toggle replay_;
   bool active_ = false, stopped_ = false, next_step_begun_ = false;
   bool record_ = false, replay_ready_ = false;
   std::uint32_t recordings_ = 0, followed_ = 0;  // (batches that followed another in a row)

@@ -568,7 +568,7 @@ class PartitionEngine {
   common::ColumnMajorEdges columns_;  // the layout's column slots (empty under CSR)
   bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
-  common::FrontierPull frontier_pull_ = common::frontier_pull_from_env();
+  FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
   std::uint64_t frontier_edges_ = 0;        // out-edges of the current frontier's vertices
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
