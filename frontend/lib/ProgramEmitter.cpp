@@ -1,5 +1,7 @@
 #include "medusa-cc/ProgramEmitter.h"
 
+#include <medusa/program.h>  // kCodegenContract: the runtime this medusa-cc emits for
+
 #include <algorithm>
 #include <set>
 
@@ -20,8 +22,6 @@ std::string quotePath(const std::string& path) {
   }
   return out + "\"";
 }
-
-const char* boolText(bool b) { return b ? "true" : "false"; }
 
 std::string plainName(const std::string& ns) {
   return ns.rfind("inline ", 0) == 0 ? ns.substr(7) : ns;
@@ -197,19 +197,25 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
     values[prefix + "_binds"] = join(binds, ",\n            ");
   }
   const ProgramUsesInfo uses = model_.uses();
-  values["continue_vote"] = boolText(uses.continue_vote);
-  values["halt_vote"] = boolText(uses.halt_vote);
-  values["vertex_frontier"] = boolText(uses.vertex_frontier);
-  values["edge_frontier"] = boolText(uses.edge_frontier);
-  values["received"] = boolText(uses.received);
-  values["messages"] = boolText(uses.messages);
-  values["edge_reads_combined"] = boolText(uses.edge_reads_combined);
-  values["combiner_consumes_slots"] = boolText(uses.combiner_consumes_slots);
   // ELIST loops emitted one thread per vertex: the runtime may give them column-major edges.
   bool vertex_edge_loops = false;
   for (const FunctorInfo& f : model_.functors)
     vertex_edge_loops |= f.kind == ApiKind::Elist && !edgeParallel(f, options);
-  values["vertex_edge_loops"] = boolText(vertex_edge_loops);
+  std::vector<std::string> flags;
+  const auto flag = [&flags](bool on, const char* name) {
+    if (on) flags.push_back(std::string("medusa::") + name);
+  };
+  flag(uses.continue_vote, "kUsesContinueVote");
+  flag(uses.halt_vote, "kUsesHaltVote");
+  flag(uses.vertex_frontier, "kUsesVertexFrontier");
+  flag(uses.edge_frontier, "kUsesEdgeFrontier");
+  flag(uses.received, "kUsesReceived");
+  flag(uses.messages, "kUsesMessages");
+  flag(uses.edge_reads_combined, "kUsesEdgeReadsCombined");
+  flag(vertex_edge_loops, "kUsesVertexEdgeLoops");
+  flag(uses.combiner_consumes_slots, "kUsesCombinerConsumesSlots");
+  values["uses_flags"] = flags.empty() ? "medusa::kUsesNothing" : join(flags, " |\n      ");
+  values["codegen_contract"] = std::to_string(medusa::kCodegenContract);
   return templates_.render("program_traits", values);
 }
 

@@ -41,7 +41,8 @@ struct medusa::ProgramTraits<bfs_test::VertexN, bfs_test::EdgeN> {
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, false, false, false, true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesMessages);
 };
 
 namespace bfs_test {
@@ -121,9 +122,9 @@ struct medusa::ProgramTraits<bfs_test::VertexQ, bfs_test::EdgeQ> {
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, /*halt_vote=*/false,
-                                            /*vertex_frontier=*/true, /*edge_frontier=*/false,
-                                            /*received=*/true, /*messages=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesVertexFrontier | medusa::kUsesReceived |
+                              medusa::kUsesMessages);
 };
 
 namespace bfs_test {

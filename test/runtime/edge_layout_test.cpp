@@ -52,10 +52,9 @@ struct medusa::ProgramTraits<layout_test::Vertex, layout_test::Edge> {
   }};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0]), static_cast<int*>(a[1])}; }
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<int*>(a[0]), static_cast<int*>(a[1])}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/false,
-                                            /*vertex_frontier=*/true, /*edge_frontier=*/false,
-                                            /*received=*/false, /*messages=*/true,
-                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesVertexFrontier | medusa::kUsesMessages |
+                              medusa::kUsesVertexEdgeLoops);
 };
 
 namespace layout_test {

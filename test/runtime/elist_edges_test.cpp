@@ -78,8 +78,8 @@ struct medusa::ProgramTraits<elist_edges_test::RankVertex, elist_edges_test::Ran
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{false, false, /*vertex_frontier=*/true, false, false,
-                                            /*messages=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesVertexFrontier | medusa::kUsesMessages);
 };
 
 namespace elist_edges_test {
@@ -214,10 +214,9 @@ struct medusa::ProgramTraits<elist_edges_test::LevelVertex, elist_edges_test::Le
   static EdgeArrays bind_edge(void* const*) { return {}; }
   // bfs_step's Combiner consumes its slots (InitMessageBuffer starts every superstep), as
   // medusa-cc would find: the GPU pushes ExpandEdges' frontiers without writing slots.
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, /*vertex_frontier=*/true,
-                                            false, /*received=*/true, /*messages=*/true,
-                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/false,
-                                            /*combiner_consumes_slots=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesVertexFrontier | medusa::kUsesReceived |
+                              medusa::kUsesMessages | medusa::kUsesCombinerConsumesSlots);
 };
 
 namespace elist_edges_test {

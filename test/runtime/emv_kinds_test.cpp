@@ -61,9 +61,9 @@ struct medusa::ProgramTraits<kinds_test::Vertex, kinds_test::Edge> {
   static EdgeArrays bind_edge(void* const* a) {
     return {static_cast<int*>(a[0]), static_cast<int*>(a[1])};
   }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/false,
-                                            /*vertex_frontier=*/true, /*edge_frontier=*/true,
-                                            /*received=*/true, /*messages=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesVertexFrontier | medusa::kUsesEdgeFrontier | medusa::kUsesReceived |
+                              medusa::kUsesMessages);
 };
 
 namespace kinds_test {

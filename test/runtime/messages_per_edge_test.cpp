@@ -45,7 +45,7 @@ struct medusa::ProgramTraits<multi_msg_test::Vertex, multi_msg_test::Edge> {
             static_cast<int*>(a[3])};
   }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{false, false, false, false, false, true};
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
 };
 
 namespace multi_msg_test {

@@ -35,7 +35,7 @@ struct medusa::ProgramTraits<pagerank_test::Vertex, pagerank_test::Edge> {
   static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{false, false, false, false, false, true};
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
 };
 
 namespace pagerank_test {

@@ -56,9 +56,9 @@ struct medusa::ProgramTraits<sssp_test::VertexN, sssp_test::EdgeN> {
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<int*>(a[0])}; }
   // SsspN's Combiner consumes its slots, as medusa-cc would find: on one GPU its EDGE launch is
   // pushed into the combined values.
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, false, false, false, false, true,
-                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/false,
-                                            /*combiner_consumes_slots=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesMessages |
+                              medusa::kUsesCombinerConsumesSlots);
 };
 
 template <>
@@ -79,9 +79,9 @@ struct medusa::ProgramTraits<sssp_test::VertexQ, sssp_test::EdgeQ> {
       {"weight", offsetof(Edge, weight), sizeof(int), medusa::kUpload}}};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<int*>(a[0])}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, /*halt_vote=*/false,
-                                            /*vertex_frontier=*/true, /*edge_frontier=*/false,
-                                            /*received=*/true, /*messages=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesVertexFrontier | medusa::kUsesReceived |
+                              medusa::kUsesMessages);
 };
 
 namespace sssp_test {

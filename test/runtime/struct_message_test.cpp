@@ -54,7 +54,7 @@ struct medusa::ProgramTraits<struct_msg_test::Vertex, struct_msg_test::Edge> {
     return {static_cast<int*>(a[0]), static_cast<int*>(a[1]), static_cast<unsigned*>(a[2])};
   }
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<int*>(a[0])}; }
-  static constexpr medusa::ProgramUses uses{false, false, false, false, false, true};
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
 };
 
 namespace struct_msg_test {

@@ -43,8 +43,8 @@ struct medusa::ProgramTraits<vertex_fusion_test::RankVertex, vertex_fusion_test:
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
   // No frontier: batched from the second superstep.
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/true, /*vertex_frontier=*/false,
-                                            false, /*received=*/false, /*messages=*/true};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesHaltVote | medusa::kUsesMessages);
 };
 
 namespace vertex_fusion_test {

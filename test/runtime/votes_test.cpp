@@ -42,8 +42,8 @@ struct medusa::ProgramTraits<votes_test::Vertex, votes_test::Edge> {
     return {static_cast<int*>(a[0]), static_cast<int*>(a[1]), static_cast<int*>(a[2])};
   }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/true, /*halt_vote=*/true,
-                                            false, false, false, /*messages=*/false};
+  static constexpr medusa::ProgramUses uses =
+      medusa::ProgramUses::of(medusa::kUsesContinueVote | medusa::kUsesHaltVote);
 };
 
 namespace votes_test {

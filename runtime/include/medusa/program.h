@@ -11,7 +11,10 @@
 //   static constexpr std::array<FieldSpec, M> edge_fields = {...};     // same order as EdgeArrays
 //   static VertexArrays bind_vertex(void* const* arrays);  // arrays[i] holds vertex_fields[i]
 //   static EdgeArrays bind_edge(void* const* arrays);
-//   static constexpr ProgramUses uses = {...};
+//   static constexpr ProgramUses uses = ProgramUses::of(kUsesMessages | ...);  // named flags
+//
+// Generated code checks kCodegenContract at compile time: a file translated by a medusa-cc of
+// another contract fails to compile with a message, instead of misreading these members.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +36,27 @@ struct FieldSpec {
   std::uint8_t direction;
 };
 
+// The version of this contract. Bump it whenever generated code and the runtime change together
+// (a member added, a meaning changed); medusa-cc emits a static_assert against it.
+inline constexpr int kCodegenContract = 2;
+
+// Named flags for ProgramUses::of (one per ProgramUses member).
+enum ProgramUse : std::uint32_t {
+  kUsesNothing = 0,
+  kUsesContinueVote = 1u << 0,
+  kUsesHaltVote = 1u << 1,
+  kUsesVertexFrontier = 1u << 2,
+  kUsesEdgeFrontier = 1u << 3,
+  kUsesReceived = 1u << 4,
+  kUsesMessages = 1u << 5,
+  kUsesEdgeReadsCombined = 1u << 6,
+  kUsesVertexEdgeLoops = 1u << 7,
+  kUsesCombinerConsumesSlots = 1u << 8,
+};
+constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
+  return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
+}
+
 // Which runtime features the program needs; lets the runtime skip what is unused.
 struct ProgramUses {
   bool continue_vote = false;    // some functor calls Continue(): stop when a superstep has no vote
@@ -40,12 +64,26 @@ struct ProgramUses {
   bool vertex_frontier = false;  // SetActive() on vertices / Domain::Active on vertex kinds
   bool edge_frontier = false;    // SetActive() on edges / Domain::Active on EDGE
   bool received = false;         // Domain::Received is used: track message receivers
-  bool messages = true;          // some functor sends messages
+  bool messages = false;         // some functor sends messages
   bool edge_reads_combined = false;  // an ELIST/EDGE functor reads combined_msg() of a head vertex
   bool vertex_edge_loops = false;    // an ELIST functor runs its edge loop in one thread per vertex
   // medusa-cc proved that no message slot is read after the Combiner that folded it, before
   // InitMessageBuffer rewrites them all: a pushed frontier need not write its slots.
   bool combiner_consumes_slots = false;
+
+  static constexpr ProgramUses of(ProgramUse flags) {
+    ProgramUses u;
+    u.continue_vote = (flags & kUsesContinueVote) != 0;
+    u.halt_vote = (flags & kUsesHaltVote) != 0;
+    u.vertex_frontier = (flags & kUsesVertexFrontier) != 0;
+    u.edge_frontier = (flags & kUsesEdgeFrontier) != 0;
+    u.received = (flags & kUsesReceived) != 0;
+    u.messages = (flags & kUsesMessages) != 0;
+    u.edge_reads_combined = (flags & kUsesEdgeReadsCombined) != 0;
+    u.vertex_edge_loops = (flags & kUsesVertexEdgeLoops) != 0;
+    u.combiner_consumes_slots = (flags & kUsesCombinerConsumesSlots) != 0;
+    return u;
+  }
 };
 
 // Primary template: only the generated (or hand-written) specializations are complete.

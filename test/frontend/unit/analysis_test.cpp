@@ -210,7 +210,7 @@ void It() {
   // combined_msg() only in a VERTEX functor.
   CHECK(a.model.functor("Update")->reads_combined);
   CHECK_FALSE(a.model.uses().edge_reads_combined);
-  CHECK(traits.find("/*edge_reads_combined=*/false,") != std::string::npos);
+  CHECK(traits.find("medusa::kUsesEdgeReadsCombined") == std::string::npos);
 }
 
 TEST_CASE("combined_msg() read by an ELIST or EDGE functor sets edge_reads_combined", "[frontend]") {
@@ -227,7 +227,7 @@ void It() { EMV<ELIST>::Run(Spread{}); }
   CHECK(elist.model.uses().edge_reads_combined);
   TemplateEngine templates;
   CHECK(ProgramEmitter(elist.model, "", templates).programTraits().find(
-            "/*edge_reads_combined=*/true,") != std::string::npos);
+            "medusa::kUsesEdgeReadsCombined") != std::string::npos);
 
   Analysis edge = analyze(R"(
 struct Relax {
@@ -256,7 +256,7 @@ struct Read { void operator()(Vertex& v, MessageList<float>& ml) const { v.c = m
   const bool consumes = a.model.uses().combiner_consumes_slots;
   TemplateEngine templates;
   CHECK((ProgramEmitter(a.model, "", templates).programTraits().find(
-             "/*combiner_consumes_slots=*/true") != std::string::npos) == consumes);
+             "medusa::kUsesCombinerConsumesSlots") != std::string::npos) == consumes);
   return consumes;
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("only used fields travel, in the directions their uses need", "[fronte
   CHECK(traits.find("{\"y\", offsetof(::Vertex, y), sizeof(float), medusa::kUpload | "
                     "medusa::kDownload}") != std::string::npos);
   CHECK(traits.find("host_only") == std::string::npos);
-  CHECK(traits.find("/*messages=*/false") != std::string::npos);
+  CHECK(traits.find("medusa::kUsesMessages") == std::string::npos);
 }
 
 TEST_CASE("the traits say when an ELIST loop runs one thread per vertex", "[frontend]") {
@@ -92,17 +92,17 @@ TEST_CASE("the traits say when an ELIST loop runs one thread per vertex", "[fron
   ProgramModel m = twoFieldModel(kSource);
   m.functors[0].kind = ApiKind::Elist;
   TemplateEngine templates;
-  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("/*vertex_edge_loops=*/true") !=
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("medusa::kUsesVertexEdgeLoops") !=
         std::string::npos);
   m.functors[0].edge_loop = EdgeLoopInfo{};
-  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("/*vertex_edge_loops=*/false") !=
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits().find("medusa::kUsesVertexEdgeLoops") ==
         std::string::npos);
   EmitOptions no_edge_parallel;
   no_edge_parallel.edge_parallel = false;
-  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("/*vertex_edge_loops=*/true") !=
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("medusa::kUsesVertexEdgeLoops") !=
         std::string::npos);
   m.functors[0].kind = ApiKind::Vertex;
-  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("/*vertex_edge_loops=*/false") !=
+  CHECK(ProgramEmitter(m, kSource, templates).programTraits(no_edge_parallel).find("medusa::kUsesVertexEdgeLoops") ==
         std::string::npos);
 }
 

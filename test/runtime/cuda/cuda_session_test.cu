@@ -69,7 +69,7 @@ struct medusa::ProgramTraits<pr::Vertex, pr::Edge> {
   static constexpr std::array<FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<float*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr ProgramUses uses{false, false, false, false, false, true};
+  static constexpr ProgramUses uses = ProgramUses::of(kUsesMessages);
 };
 
 namespace pr {
@@ -186,8 +186,8 @@ struct medusa::ProgramTraits<bfs::Vertex, bfs::Edge> {
   static constexpr std::array<FieldSpec, 0> edge_fields{};
   static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0])}; }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr ProgramUses uses{/*continue_vote=*/true, false, /*vertex_frontier=*/true, false,
-                                    /*received=*/true, true};
+  static constexpr ProgramUses uses =
+      ProgramUses::of(kUsesContinueVote | kUsesVertexFrontier | kUsesReceived | kUsesMessages);
 };
 
 namespace bfs {
@@ -333,7 +333,7 @@ struct medusa::ProgramTraits<multi::Vertex, multi::Edge> {
   static EdgeArrays bind_edge(void* const* a) {
     return {static_cast<int*>(a[0]), static_cast<int*>(a[1])};
   }
-  static constexpr ProgramUses uses{false, /*halt_vote=*/true, false, false, /*received=*/true, true};
+  static constexpr ProgramUses uses = ProgramUses::of(kUsesHaltVote | kUsesReceived | kUsesMessages);
 };
 
 namespace multi {
@@ -519,7 +519,7 @@ struct medusa::ProgramTraits<argmin::Vertex, argmin::Edge> {
     return {static_cast<float*>(a[0]), static_cast<int*>(a[1])};
   }
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<float*>(a[0])}; }
-  static constexpr ProgramUses uses{false, false, false, /*edge_frontier=*/true, false, true};
+  static constexpr ProgramUses uses = ProgramUses::of(kUsesEdgeFrontier | kUsesMessages);
 };
 
 namespace argmin {
