@@ -19,3 +19,11 @@ for input in "$root"/test/frontend/golden/*.cpp; do
   echo "updated $stem"
 done
 git -C "$root" --no-pager diff --stat -- test/frontend/golden || true
+# The superstep plans of the samples (test/frontend/plans/), as check_plan.cmake reads them.
+for expected in "$root"/test/frontend/plans/*.plan.json.expected; do
+  stem="$(basename "$expected" .plan.json.expected)"
+  input="$(find "$root/samples" -name "$stem.cpp" | head -n 1)"
+  "$cc" --emit-model "$input" -- -I"$root/samples/common" |
+    python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["superstep_plans"], indent=2))' > "$expected"
+  echo "updated plan $stem"
+done

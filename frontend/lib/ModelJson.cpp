@@ -1,5 +1,7 @@
 #include "medusa-cc/ModelJson.h"
 
+#include "medusa-cc/SuperstepPlan.h"
+
 #include <llvm/Support/JSON.h>
 
 namespace medusa::cc {
@@ -117,6 +119,25 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
     });
     j.attributeArray("replayable_iterations", [&] {
       for (const std::string& name : model.replayable_iterations) j.value(name);
+    });
+    j.attributeArray("superstep_plans", [&] {
+      for (const SuperstepPlan& p : planSupersteps(model, /*edge_parallel=*/true))
+        j.object([&] {
+          j.attribute("function", p.function);
+          j.attributeArray("steps", [&] {
+            for (const PlanStep& s : p.steps)
+              j.object([&] {
+                j.attribute("operations", s.operations);
+                j.attribute("form", s.form);
+                j.attribute("why", s.why);
+              });
+          });
+          j.attribute("superstep_end", p.superstep_end);
+          j.attribute("replay", p.replay);
+          j.attributeArray("run_time", [&] {
+            for (const std::string& r : p.run_time) j.value(r);
+          });
+        });
     });
     j.attributeArray("combiner_op_types", [&] {
       for (const std::string& name : model.combiner_op_types) j.value(name);

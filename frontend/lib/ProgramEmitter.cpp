@@ -1,5 +1,7 @@
 #include "medusa-cc/ProgramEmitter.h"
 
+#include "medusa-cc/SuperstepPlan.h"
+
 #include <medusa/program.h>  // kCodegenContract: the runtime this medusa-cc emits for
 
 #include <algorithm>
@@ -559,6 +561,11 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     emitTraits(last.namespaces);  // right after the later graph type, in its namespace
   }
   copyUser(static_cast<unsigned>(source_.size()));
+  const std::vector<SuperstepPlan> plans = planSupersteps(model_, options.edge_parallel);
+  if (!plans.empty()) {
+    out.toGenerated();
+    for (const SuperstepPlan& plan : plans) out.append(planComment(plan));
+  }
   if (!model_.replayable_iterations.empty()) {
     out.toGenerated();
     out.append(replayableIterations());

@@ -8,6 +8,7 @@
 #include "medusa-cc/ProgramMatcher.h"
 #include "medusa-cc/SlotLifetimeAnalysis.h"
 #include "medusa-cc/SourcePrefetchAnalysis.h"
+#include "medusa-cc/SuperstepPlanAnalysis.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/SourceManager.h>
@@ -101,6 +102,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
   model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
   model.replayable_iterations = IterationReplayAnalysis(context).replayableIterations(ast);
+  model.iterations = SuperstepPlanAnalysis(context).iterations(ast);
   const std::map<std::string, std::string> next_sources = SourcePrefetchAnalysis(context).nextSourceFunctors(ast);
   for (FunctorInfo& f : model.functors)
     if (const auto hint = next_sources.find(f.name); f.kind == ApiKind::Vertex && hint != next_sources.end())

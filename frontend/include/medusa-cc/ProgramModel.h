@@ -129,6 +129,38 @@ struct RunCallInfo {
   unsigned line = 0;
 };
 
+// One Medusa operation of an iteration function, in source order (SuperstepPlanAnalysis).
+struct PlanOp {
+  enum class Kind { InitMessageBuffer, Run, Combiner, UserCombiner };
+  Kind kind = Kind::Run;
+  ApiKind run_kind = ApiKind::Vertex;  // Run only
+  std::string functor;                 // Run: the functor; UserCombiner: the operator
+  DomainUse domain = DomainUse::All;   // Run only
+  unsigned line = 0;
+};
+
+struct IterationOps {
+  std::string function;
+  bool straight_line = true;  // every Medusa operation is a statement of the function's body
+  std::vector<PlanOp> ops;
+};
+
+// A step of the superstep plan: the operations it covers, the form the runtime gives them, and
+// why medusa-cc expects that form (SuperstepPlan.h).
+struct PlanStep {
+  std::string operations;  // "InitMessageBuffer + EMV<ELIST>::Run(SendRank) + Combiner()"
+  std::string form;        // "pull gather"
+  std::string why;
+};
+
+struct SuperstepPlan {
+  std::string function;
+  std::vector<PlanStep> steps;
+  std::string superstep_end;             // votes, frontier, read-back
+  std::string replay;                    // replayable or not, and why
+  std::vector<std::string> run_time;     // choices that depend on the data
+};
+
 // What ProgramTraits::uses reports to the runtime.
 struct ProgramUsesInfo {
   bool continue_vote = false;
@@ -156,6 +188,7 @@ struct ProgramModel {
   // scope ("::BFS", "::ns::Step"); the emitter registers them (IterationReplayAnalysis).
   std::vector<std::string> replayable_iterations;
   std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
+  std::vector<IterationOps> iterations;  // Medusa operations per function (SuperstepPlanAnalysis)
   bool uses_builtin_combiner = false;
   bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)
   // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).

@@ -1,0 +1,172 @@
+#include "medusa-cc/SuperstepPlan.h"
+
+#include <algorithm>
+
+namespace medusa::cc {
+namespace {
+
+using Op = PlanOp::Kind;
+
+std::string spell(const PlanOp& op) {
+  switch (op.kind) {
+    case Op::InitMessageBuffer: return "InitMessageBuffer";
+    case Op::Combiner: return "Combiner()";
+    case Op::UserCombiner: return "Combiner(" + op.functor + ")";
+    case Op::Run: break;
+  }
+  std::string s = std::string("EMV<") + apiKindName(op.run_kind) + ">::Run(" + op.functor;
+  if (op.domain != DomainUse::All) s += std::string(", ") + domainName(op.domain);
+  return s + ")";
+}
+
+// Whether conf.combinerOpType is set to one of `names` everywhere it is set (and set at all).
+bool operatorIs(const ProgramModel& model, std::initializer_list<const char*> names) {
+  if (model.combiner_op_types.empty()) return false;
+  return std::all_of(model.combiner_op_types.begin(), model.combiner_op_types.end(), [&](const std::string& t) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return t.find(n) != std::string::npos; });
+  });
+}
+
+class Planner {
+ public:
+  Planner(const ProgramModel& model, bool edge_parallel) : model_(model), edge_parallel_(edge_parallel) {}
+
+  SuperstepPlan plan(const IterationOps& it) const {
+    SuperstepPlan p;
+    p.function = it.function;
+    const std::vector<PlanOp>& ops = it.ops;
+    std::string gather_of;  // the ELIST functor of the pull gather just planned
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const bool fusable = i + 2 < ops.size() && ops[i].kind == Op::InitMessageBuffer &&
+                           ops[i + 1].kind == Op::Run && ops[i + 2].kind == Op::Combiner;
+      if (fusable && fuse(ops[i + 1], p)) {
+        gather_of = ops[i + 1].run_kind == ApiKind::Elist && ops[i + 1].domain == DomainUse::All ? ops[i + 1].functor : "";
+        i += 2;
+        continue;
+      }
+      const PlanOp& op = ops[i];
+      if (op.kind == Op::Run && op.run_kind == ApiKind::Vertex && op.domain == DomainUse::All && !gather_of.empty()) {
+        p.steps.push_back(joinedVertex(op, gather_of));
+      } else {
+        p.steps.push_back(plain(op));
+      }
+      gather_of.clear();
+    }
+    if (!it.straight_line)
+      p.steps.push_back({"(operations under branches or loops)", "issued as called",
+                         "not every Medusa operation is a statement of " + it.function + "'s body"});
+    p.superstep_end = superstepEnd();
+    const auto& replayable_list = model_.replayable_iterations;  // spelled "::ns::F"
+    const bool replayable = std::find(replayable_list.begin(), replayable_list.end(), "::" + it.function) !=
+                            replayable_list.end();
+    p.replay = replayable ? "replayable: a straight line of Medusa operations with constant arguments; batches "
+                            "recorded as CUDA graphs are launched again without calling it"
+                          : "not replayable: not proven a straight line of Medusa operations with constant arguments "
+                            "(pass it to Run by name, with constant functor arguments)";
+    p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
+                         "edge endpoints (one partition)");
+    if (model_.uses().vertex_frontier)
+      p.run_time.push_back("batches: sparse supersteps issued 16 at a time with one read-back, after 8 in a row");
+    return p;
+  }
+
+ private:
+  const FunctorInfo* functor(const std::string& name) const { return model_.functor(name); }
+  bool edgeParallel(const FunctorInfo* f) const {
+    return edge_parallel_ && f != nullptr && f->kind == ApiKind::Elist && f->edge_loop.has_value();
+  }
+
+  // InitMessageBuffer; a pass; Combiner(): one pass where the runtime can fuse them.
+  bool fuse(const PlanOp& run, SuperstepPlan& p) const {
+    const FunctorInfo* f = functor(run.functor);
+    const std::string ops = "InitMessageBuffer + " + spell(run) + " + Combiner()";
+    const std::string limits = "; with one partition, messagesPerEdge = 1 and an arithmetic message";
+    if (!model_.message_is_arithmetic) return false;
+    const bool min_max = operatorIs(model_, {"MEDUSA_MIN", "MEDUSA_MAX"});
+    if (run.run_kind == ApiKind::Edge && run.domain == DomainUse::All && model_.combiner_consumes_slots) {
+      p.steps.push_back({ops, min_max ? "push-combine" : "push-combine under MEDUSA_MIN / MEDUSA_MAX, else three passes",
+                         "no message slot is read after its Combiner, so each edge folds its message into its "
+                         "head's combined value" + limits});
+      return true;
+    }
+    if (!edgeParallel(f) || run.domain == DomainUse::Received) return false;
+    std::string why = run.functor + "'s edge loop has independent iterations";
+    if (f->edge_loop->uniform_message) why += ", and its message depends only on its vertex: computed once per source";
+    if (run.domain == DomainUse::All) {
+      p.steps.push_back({ops, "pull gather", why + limits});
+      return true;
+    }
+    p.steps.push_back({ops, min_max ? "frontier: pulled when dense, else pushed into the combined values"
+                                    : "frontier: pulled when dense, else pushed",
+                       why + "; the direction is chosen per superstep (run time: E/8 frontier edges)" + limits});
+    return true;
+  }
+
+  PlanStep joinedVertex(const PlanOp& op, const std::string& pass) const {
+    const FunctorInfo* f = functor(op.functor);
+    std::string why = "a VERTEX launch over every vertex right after the pull gather of " + pass;
+    if (f != nullptr && f->next_source_functor == pass)
+      why += "; it also computes the next superstep's messages of " + pass +
+             " where they depend only on the vertex (graphs of at most 8 edges per vertex: run time)";
+    return {spell(op), "joined to the gather before it (CUDA)", why};
+  }
+
+  PlanStep plain(const PlanOp& op) const {
+    switch (op.kind) {
+      case Op::InitMessageBuffer: return {spell(op), "fill every message slot", "no fusable pass follows it"};
+      case Op::Combiner:
+        return {spell(op), "segmented reduction binned by degree", "the built-in operator folds each vertex's slots"};
+      case Op::UserCombiner: return {spell(op), "segmented reduction", "a user-defined operator"};
+      case Op::Run: break;
+    }
+    const FunctorInfo* f = functor(op.functor);
+    if (op.run_kind == ApiKind::Elist)
+      return {spell(op), edgeParallel(f) ? "edge-parallel launch" : "one thread per vertex",
+              edgeParallel(f) ? op.functor + "'s edge loop has independent iterations"
+                              : op.functor + "'s edge loop was not proven independent: column-major edges may serve it"};
+    if (op.run_kind == ApiKind::Vertex && op.domain == DomainUse::Received)
+      return {spell(op), "over the receivers; in the superstep's end when batched (CUDA)",
+              "the receivers of the pushes before it are queued"};
+    return {spell(op), "launch", std::string("one thread per ") + (op.run_kind == ApiKind::Edge ? "edge" : "element")};
+  }
+
+  std::string superstepEnd() const {
+    const ProgramUsesInfo u = model_.uses();
+    std::string votes = u.continue_vote && u.halt_vote ? "Continue() and Halt() votes"
+                        : u.continue_vote            ? "Continue() votes"
+                        : u.halt_vote                ? "Halt() votes"
+                                                     : "no votes (maxIteration stops it)";
+    std::string frontier = u.vertex_frontier && u.edge_frontier ? "vertex and edge frontiers"
+                           : u.vertex_frontier                 ? "a vertex frontier"
+                           : u.edge_frontier                   ? "an edge frontier"
+                                                               : "no frontier";
+    return votes + "; " + frontier + "; read back after each superstep, or once per batch";
+  }
+
+  const ProgramModel& model_;
+  bool edge_parallel_;
+};
+
+}  // namespace
+
+std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_parallel) {
+  std::vector<SuperstepPlan> plans;
+  const Planner planner(model, edge_parallel);
+  for (const IterationOps& it : model.iterations) plans.push_back(planner.plan(it));
+  return plans;
+}
+
+std::string planComment(const SuperstepPlan& plan) {
+  std::string out = "// ---- medusa-cc: superstep plan of " + plan.function + " (docs/design/superstep-plan.md) ----\n";
+  int n = 1;
+  for (const PlanStep& s : plan.steps) {
+    out += "//  " + std::to_string(n++) + ". " + s.operations + ": " + s.form + "\n";
+    out += "//       why: " + s.why + "\n";
+  }
+  out += "//  end: " + plan.superstep_end + "\n";
+  out += "//  " + plan.replay + "\n";
+  for (const std::string& r : plan.run_time) out += "//  run time: " + r + "\n";
+  return out;
+}
+
+}  // namespace medusa::cc
