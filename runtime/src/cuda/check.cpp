@@ -1,17 +1,41 @@
 // Formatting of CUDA errors for MEDUSA_CUDA_CHECK.
 #include <medusa/backend/cuda/check.h>
 
+#include <errno.h>  // program_invocation_short_name (glibc)
+
 namespace medusa::gpu {
+namespace {
+
+// The running program's file name, or "" where the C library does not tell.
+std::string program_name() {
+#ifdef __GLIBC__
+  return program_invocation_short_name;
+#else
+  return "";
+#endif
+}
+
+// Users of medusa_add_program() already have a host build of the program; users who compile the
+// translated sources themselves need the macro. The advice names both.
+std::string host_backend_advice() {
+  const std::string name = program_name();
+  return "run the host-backend build of this program (medusa_add_program() makes it as " +
+         (name.empty() ? std::string("<name>") : name) +
+         "_host) or compile its translated .medusa.cpp with -DMEDUSA_BACKEND_HOST";
+}
+
+}  // namespace
 
 std::string error_advice(cudaError_t err) {
   switch (err) {
     case cudaErrorNoDevice:
-      return "No CUDA-capable GPU is visible to this process: check nvidia-smi, "
-             "CUDA_VISIBLE_DEVICES, or build the program for the host backend "
-             "(-DMEDUSA_BACKEND_HOST).";
+      return "No CUDA-capable GPU is visible to this process: check nvidia-smi and "
+             "CUDA_VISIBLE_DEVICES; on a machine without a GPU, " +
+             host_backend_advice() + ".";
     case cudaErrorInsufficientDriver:
-      return "No usable NVIDIA driver: either none is installed (no GPU on this machine; build "
-             "for the host backend with -DMEDUSA_BACKEND_HOST) or it is older than the CUDA "
+      return "No usable NVIDIA driver: either none is installed (no GPU on this machine: " +
+             host_backend_advice() +
+             ") or it is older than the CUDA "
              "runtime this program was built with (CUDA " +
              std::to_string(CUDART_VERSION / 1000) + "." +
              std::to_string(CUDART_VERSION % 1000 / 10) + "): update the driver.";

@@ -176,8 +176,17 @@ TEST_CASE("MEDUSA_CUDA_CHECK throws medusa::Error with location, call, name and 
   CHECK_NOTHROW([] { MEDUSA_CUDA_CHECK(cudaSuccess); }());
   const std::string nodev = gpu::format_cuda_error(cudaErrorNoDevice, "cudaSetDevice(0)");
   CHECK(contains(nodev, "cudaSetDevice(0) failed: cudaErrorNoDevice"));
-  CHECK(contains(nodev, "MEDUSA_BACKEND_HOST"));
-  CHECK(contains(gpu::format_cuda_error(cudaErrorInsufficientDriver, "x"), "update the driver"));
+  // Both kinds of user learn what to run: medusa_add_program's <name>_host (named after this
+  // program), or the macro.
+  const std::string host_build =
+      "run the host-backend build of this program (medusa_add_program() makes it as "
+      "medusa_cuda_host_tests_host)";
+  CHECK(contains(nodev, host_build));
+  CHECK(contains(nodev, "-DMEDUSA_BACKEND_HOST"));
+  const std::string nodriver = gpu::format_cuda_error(cudaErrorInsufficientDriver, "x");
+  CHECK(contains(nodriver, "update the driver"));
+  CHECK(contains(nodriver, host_build));
+  CHECK(contains(nodriver, "-DMEDUSA_BACKEND_HOST"));
   CHECK(contains(gpu::format_cuda_error(cudaErrorNoKernelImageForDevice, "x"),
                  "CMAKE_CUDA_ARCHITECTURES"));
   // An error without specific advice still names itself.
