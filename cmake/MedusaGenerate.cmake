@@ -1,6 +1,6 @@
 # medusa_add_program(<name> SOURCES <emv sources...>
 #                    [OTHER_SOURCES <plain sources...>]
-#                    [BACKENDS cuda host]            # default: every backend this build has
+#                    [BACKENDS cuda host]            # default: both if Medusa has CUDA
 #                    [INCLUDE_DIRECTORIES <dirs...>] [COMPILE_DEFINITIONS <defs...>]
 #                    [LINK_LIBRARIES <libs...>]
 #                    [TRANSLATOR_OPTIONS <medusa-cc options...>])  # e.g. --no-edge-parallel
@@ -37,12 +37,21 @@ function(medusa_add_program name)
   endif()
 
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(medusa_has_cuda FALSE)
+  if(TARGET Medusa::cuda OR TARGET medusa_cuda)
+    set(medusa_has_cuda TRUE)
+  endif()
   set(available host)
-  if(CUDA IN_LIST languages AND (TARGET Medusa::cuda OR TARGET medusa_cuda))
+  if(CUDA IN_LIST languages AND medusa_has_cuda)
     list(APPEND available cuda)
   endif()
+  set(backends_explicit TRUE)
   if(NOT arg_BACKENDS)
-    set(arg_BACKENDS ${available})
+    set(backends_explicit FALSE)
+    set(arg_BACKENDS host)
+    if(medusa_has_cuda)
+      set(arg_BACKENDS cuda host)
+    endif()
   endif()
   foreach(backend IN LISTS arg_BACKENDS)
     if(NOT backend MATCHES "^(cuda|host)$")
@@ -50,7 +59,23 @@ function(medusa_add_program name)
       return()
     endif()
   endforeach()
-  # A backend this build lacks (e.g. cuda on a CPU-only machine) is skipped, not an error.
+  # Medusa has CUDA but the project did not enable the language: without this, `${name}` is
+  # silently missing and building it fails later with "unknown target". The default backends only
+  # warn, as the host program is still made and is all a CPU-only project needs; an explicit
+  # `cuda` is an error, since what was asked for cannot be made.
+  if(cuda IN_LIST arg_BACKENDS AND medusa_has_cuda AND NOT CUDA IN_LIST languages)
+    set(level WARNING)
+    set(outcome "only ${name}_host is made")
+    if(backends_explicit)
+      set(level SEND_ERROR)
+      set(outcome "it cannot be made")
+    endif()
+    message(${level} "medusa_add_program(${name}): the CUDA program '${name}' needs the CUDA "
+      "language, which this project does not enable, so ${outcome}. Add `enable_language(CUDA)` "
+      "before medusa_add_program(), or declare `project(<project> LANGUAGES CXX CUDA)`; to build "
+      "only the host (OpenMP) program, pass `BACKENDS host`.")
+  endif()
+  # A backend this build lacks (Medusa or the project without CUDA) is skipped, not an error.
   string(REPLACE ";" "|" available_re "${available}")
   list(FILTER arg_BACKENDS INCLUDE REGEX "^(${available_re})$")
 
