@@ -3,7 +3,8 @@
 #                    [BACKENDS cuda host]            # default: both if Medusa has CUDA
 #                    [INCLUDE_DIRECTORIES <dirs...>] [COMPILE_DEFINITIONS <defs...>]
 #                    [LINK_LIBRARIES <libs...>]
-#                    [TRANSLATOR_OPTIONS <medusa-cc options...>])  # e.g. --no-edge-parallel
+#                    [TRANSLATOR_OPTIONS <medusa-cc options...>]  # e.g. --no-edge-parallel
+#                    [CUDA_ARCHITECTURES <archs...>])  # default: see below
 #
 # Runs medusa-cc on each EMV source (a custom command that depends on the source and on the tool,
 # so editing either regenerates and rebuilds) and creates
@@ -12,6 +13,8 @@
 # The translated files land in ${CMAKE_CURRENT_BINARY_DIR}/medusa-generated/<name>/ for reading
 # and tuning. With MEDUSA_PREGENERATED_DIR set, files translated elsewhere are used instead of
 # running medusa-cc (for machines without Clang).
+# The CUDA program is built for CUDA_ARCHITECTURES if given, else for CMAKE_CUDA_ARCHITECTURES if
+# the project set it, else (installed Medusa) for the architectures Medusa was built for.
 include_guard(GLOBAL)
 
 function(_medusa_find_translator out_var)
@@ -24,9 +27,25 @@ function(_medusa_find_translator out_var)
   endif()
 endfunction()
 
+# True when CMAKE_CUDA_ARCHITECTURES is the value CMake picked by itself when CUDA was enabled (the
+# compiler's default, e.g. sm_75, for which ptxas warns that Medusa's launch bounds ask for more
+# threads per SM than it has), not one the project, the command line or CUDAARCHS chose. CMake
+# marks its own cache entry with the help string "CUDA architectures"; a project that writes the
+# same help string itself is taken for the default (CUDA_ARCHITECTURES then chooses).
+function(_medusa_cuda_architectures_defaulted out_var)
+  get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  get_property(cached CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY VALUE)
+  if(help STREQUAL "CUDA architectures" AND "$ENV{CUDAARCHS}" STREQUAL ""
+     AND "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${cached}")
+    set(${out_var} TRUE PARENT_SCOPE)
+  else()
+    set(${out_var} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(medusa_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "" "SOURCES;OTHER_SOURCES;BACKENDS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES;TRANSLATOR_OPTIONS")
+    "" "SOURCES;OTHER_SOURCES;BACKENDS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES;TRANSLATOR_OPTIONS;CUDA_ARCHITECTURES")
   if(arg_UNPARSED_ARGUMENTS)
     message(SEND_ERROR "medusa_add_program(${name}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
     return()
@@ -141,6 +160,14 @@ function(medusa_add_program name)
       target_link_libraries(${name} PRIVATE Medusa::cuda)
     else()
       target_link_libraries(${name} PRIVATE medusa_cuda)
+    endif()
+    if(arg_CUDA_ARCHITECTURES)
+      set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${arg_CUDA_ARCHITECTURES}")
+    elseif(MEDUSA_CUDA_ARCHITECTURES)
+      _medusa_cuda_architectures_defaulted(defaulted)
+      if(defaulted)
+        set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${MEDUSA_CUDA_ARCHITECTURES}")
+      endif()
     endif()
     list(APPEND targets ${name})
   endif()
