@@ -15,6 +15,7 @@
 # running medusa-cc (for machines without Clang).
 # The CUDA program is built for CUDA_ARCHITECTURES if given, else for CMAKE_CUDA_ARCHITECTURES if
 # the project set it, else (installed Medusa) for the architectures Medusa was built for.
+# docs/programming-guide.md ("Build it") documents every option.
 include_guard(GLOBAL)
 
 function(_medusa_find_translator out_var)
