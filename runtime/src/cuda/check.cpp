@@ -33,10 +33,9 @@ std::string error_advice(cudaError_t err) {
              "CUDA_VISIBLE_DEVICES; on a machine without a GPU, " +
              host_backend_advice() + ".";
     case cudaErrorInsufficientDriver:
-      return "No usable NVIDIA driver: either none is installed (no GPU on this machine: " +
-             host_backend_advice() +
-             ") or it is older than the CUDA "
-             "runtime this program was built with (CUDA " +
+      return "No usable NVIDIA driver. If this machine has no GPU, " + host_backend_advice() +
+             "; if it has one, its driver is older than the CUDA runtime this program was built "
+             "with (CUDA " +
              std::to_string(CUDART_VERSION / 1000) + "." +
              std::to_string(CUDART_VERSION % 1000 / 10) + "): update the driver.";
     case cudaErrorMemoryAllocation:
