@@ -131,6 +131,19 @@ FieldAccessAnalysis::Use FieldAccessAnalysis::classifyParents(const clang::Expr&
       current = parent;
       continue;
     }
+    if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(parent)) {
+      // The condition is only read. A branch is used as the whole conditional is: read where the
+      // result is an rvalue, written by `(c ? v.a : v.b) = 1`. In GNU `v.a ?: x`, v.a is also
+      // the condition. A branch may not run, so its write covers no element for sure.
+      const bool is_condition = conditional->getCond()->IgnoreParenImpCasts() == current;
+      const auto* binary = llvm::dyn_cast<clang::BinaryConditionalOperator>(conditional);
+      const bool is_common = binary != nullptr && binary->getCommon() == current;
+      if (is_condition && !is_common) return {true, false};
+      partial = true;
+      Use use = classifyParents(*conditional, partial);
+      use.read |= is_common;
+      return use;
+    }
     if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {
       if (cast->getCastKind() == clang::CK_LValueToRValue) return {true, false};
       if (cast->getCastKind() == clang::CK_NoOp || cast->getCastKind() == clang::CK_ArrayToPointerDecay) {
@@ -193,7 +206,7 @@ FieldAccessAnalysis::Use FieldAccessAnalysis::classifyParents(const clang::Expr&
     if (llvm::isa<clang::MaterializeTemporaryExpr>(parent) ||
         llvm::isa<clang::CXXConstructExpr>(parent))
       return {true, false};
-    // Anything else (conditional operator results bound to references, ...): assume both.
+    // Anything else: assume both.
     return {true, true};
   }
 }

@@ -126,6 +126,49 @@ void It() { EMV<VERTEX>::Run(F{}); }
   CHECK(a.model.helpers.size() == 2);
 }
 
+TEST_CASE("a conditional operator reads its branches unless it is assigned", "[frontend]") {
+  Analysis a = analyze(R"(
+struct V {
+  bool pick;
+  void operator()(Vertex& v) const {
+    float x = pick ? v.a : v.b;              // read both
+    float y = v.c ?: (pick ? v.a : v.h[0]);  // GNU binary form, nested: read
+    (pick ? v.d : v.d) = int(x + y);         // a conditional lvalue assigned: written
+  }
+};
+void It() { EMV<VERTEX>::Run(V{}); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& v = *a.model.functor("V");
+  for (const char* field : {"a", "b", "c", "h"}) {
+    INFO(field);
+    CHECK(v.vertex_fields.at(field).read);
+    CHECK_FALSE(v.vertex_fields.at(field).written);
+  }
+  CHECK(v.vertex_fields.at("d").written);
+  CHECK_FALSE(v.vertex_fields.at("d").read);
+  CHECK_FALSE(v.vertex_fields.at("d").written_unconditionally);  // a branch may not run
+}
+
+TEST_CASE("an EDGE functor may read head fields through a conditional", "[frontend]") {
+  Analysis a = analyze(R"(
+struct E {
+  bool of_hub;
+  void operator()(Edge& e) const {
+    const float x = of_hub ? e.head().a : e.head().b;
+    e.sendMsg(x);
+  }
+};
+void It() { EMV<EDGE>::Run(E{}); }
+)");
+  REQUIRE(a.accepted);
+  const FunctorInfo& e = *a.model.functor("E");
+  CHECK(e.head_fields.at("a").read);
+  CHECK_FALSE(e.head_fields.at("a").written);
+  CHECK(e.head_fields.at("b").read);
+  CHECK_FALSE(e.head_fields.at("b").written);
+}
+
 TEST_CASE("EDGE functors read head fields and use built-ins", "[frontend]") {
   Analysis a = analyze(R"(
 struct Send {
