@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace medusa::cc {
 namespace {
@@ -60,6 +61,28 @@ const clang::FunctionDecl* sourceDefinition(const clang::FunctionDecl* f) {
   const clang::FunctionDecl* definition = nullptr;
   if (f->hasBody(definition)) return definition;
   return nullptr;
+}
+
+struct HostAddress {
+  bool reference;
+  std::string path;  // from the member to the pointer: "in.p", "ps[i]"
+};
+
+// The first pointer or reference inside a value of `type`, through arrays, bases and fields.
+std::optional<HostAddress> findHostAddress(clang::QualType type, const std::string& path) {
+  type = type.getCanonicalType();
+  if (type->isReferenceType()) return HostAddress{true, path};
+  if (type->isPointerType()) return HostAddress{false, path};  // function pointers too
+  if (const clang::ArrayType* array = type->getAsArrayTypeUnsafe())
+    return findHostAddress(array->getElementType(), path + "[i]");
+  const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+  if (record == nullptr || !record->hasDefinition()) return std::nullopt;
+  for (const clang::CXXBaseSpecifier& base : record->bases())
+    if (auto found = findHostAddress(base.getType(), path)) return found;
+  for (const clang::FieldDecl* field : record->fields())
+    if (auto found = findHostAddress(field->getType(), path + "." + field->getNameAsString()))
+      return found;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -397,6 +420,23 @@ std::vector<const clang::FunctionDecl*> GpuSafetyChecker::checkRoot(const clang:
     for (const CallSite& call : calls_[reachable[i]])
       if (seen.insert(call.callee).second) reachable.push_back(call.callee);
   return reachable;
+}
+
+void GpuSafetyChecker::checkMembers(const clang::CXXRecordDecl& record, const char* what) {
+  // Members of base classes are the functor's too (reported where they are declared).
+  std::function<void(const clang::CXXRecordDecl&)> check = [&](const clang::CXXRecordDecl& r) {
+    for (const clang::CXXBaseSpecifier& base : r.bases())
+      if (const clang::CXXRecordDecl* base_record = recordOf(base.getType())) check(*base_record);
+    for (const clang::FieldDecl* field : r.fields()) {
+      const std::string name = field->getNameAsString();
+      const std::optional<HostAddress> found = findHostAddress(field->getType(), name);
+      if (!found) continue;
+      diags_.report(field->getLocation(), Diag::HostAddressMember)
+          << name << what << record.getName() << (found->path != name) << found->reference
+          << found->path;
+    }
+  };
+  check(record);
 }
 
 void GpuSafetyChecker::checkRecursion() {

@@ -64,6 +64,10 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::NonTriviallyCopyableMember, L::Error,
      "member '%0' of %1 '%2' has type %3, which is not trivially copyable; the functor is copied "
      "byte-wise to the device, so use plain values (numbers, plain structs)"},
+    {Diag::HostAddressMember, L::Error,
+     "member '%0' of %1 '%2' %select{is|holds}3 a %select{pointer|reference}4%select{| ('%5')}3; "
+     "the %1 is copied to the GPU, where a host address cannot be dereferenced: store the values "
+     "in a vertex or edge field, or pass them as value members"},
     {Diag::MessageTypeNotTrivial, L::Error,
      "message type %0 must be arithmetic or a trivially copyable struct"},
     {Diag::BuiltinCombinerOnStruct, L::Error,

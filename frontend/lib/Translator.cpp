@@ -86,6 +86,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   EdgeLoopAnalysis edge_loops(context, field_analysis);
   std::set<const clang::FieldDecl*> reported_fields;
   for (FunctorAst& functor : ast.functors) {
+    checker.checkMembers(*functor.record, "functor");
     const std::vector<const clang::FunctionDecl*> reachable =
         checker.checkRoot(*functor.call_operator);
     const std::vector<FieldAccess> accesses =
@@ -99,7 +100,10 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     functor.info.edge_loop = edge_loops.analyze(*functor.call_operator, functor.info);
     model.functors.push_back(functor.info);
   }
-  for (const CombinerAst& combiner : ast.combiners) checker.checkRoot(*combiner.call_operator);
+  for (const CombinerAst& combiner : ast.combiners) {
+    checker.checkMembers(*combiner.record, "combiner operator");
+    checker.checkRoot(*combiner.call_operator);
+  }
   model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
   model.replayable_iterations = IterationReplayAnalysis(context).replayableIterations(ast);
   model.iterations = SuperstepPlanAnalysis(context).iterations(ast);

@@ -1,7 +1,8 @@
 // Stage 3: rejects, with a diagnostic at the offending expression, every construct that cannot
 // run on the GPU inside a functor, a combiner operator, or any function they call: virtual calls,
 // exceptions, heap allocation, recursion, std containers and strings, I/O, non-const globals,
-// calls to functions without a translatable body, RTTI, vertex writes from EDGE functors.
+// calls to functions without a translatable body, RTTI, vertex writes from EDGE functors,
+// pointer and reference members.
 // It also finds the helper functions (defined in the translated file) that need MEDUSA_HD.
 #pragma once
 
@@ -25,6 +26,9 @@ class GpuSafetyChecker {
   // Checks `root` (a functor's or combiner's operator()) and everything it calls; returns the
   // functions reachable from it, root first.
   std::vector<const clang::FunctionDecl*> checkRoot(const clang::FunctionDecl& root);
+  // Members of a functor or combiner operator (`what`) that are or hold a pointer or a
+  // reference: host addresses, which the device cannot dereference.
+  void checkMembers(const clang::CXXRecordDecl& record, const char* what);
   // After all roots: reports call cycles (recursion).
   void checkRecursion();
   // EDGE functors own no vertex: report writes to vertex fields.

@@ -31,6 +31,7 @@ enum class Diag {
   FunctorUsedWithTwoKinds,
   DomainNotAllowed,
   NonTriviallyCopyableMember,
+  HostAddressMember,
   MessageTypeNotTrivial,
   BuiltinCombinerOnStruct,
   CombinerSignature,

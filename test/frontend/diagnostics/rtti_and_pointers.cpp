@@ -14,7 +14,7 @@ struct Base {
 struct Derived : Base {};
 float twice(float x) { return 2 * x; }
 struct Misuse {
-  const Base* base;
+  const Base* base; // expected-error {{member 'base' of functor 'Misuse' is a pointer}}
   void operator()(Vertex& v) const {
     float (*fn)(float) = twice;
     v.rank = fn(v.rank); // expected-error {{call through a function pointer cannot be translated for the GPU}}

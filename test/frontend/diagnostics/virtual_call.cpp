@@ -11,9 +11,10 @@ struct Shape {
   virtual float area() const { return 1.0f; }
 };
 struct UseShape {
-  const Shape* shape;
   void operator()(Vertex& v) const {
-    v.rank = shape->area(); // expected-error {{virtual call to 'Shape::area' cannot run on the GPU}}
+    const Shape local;
+    const Shape& shape = local;  // a pointer member would be rejected: it holds a host address
+    v.rank = shape.area(); // expected-error {{virtual call to 'Shape::area' cannot run on the GPU}}
   }
 };
 void Iterate() { EMV<VERTEX>::Run(UseShape{}); }
