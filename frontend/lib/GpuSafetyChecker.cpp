@@ -282,12 +282,53 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
     return true;
   }
 
+  // `&v`, `&el`, `&v.rank`, `&ml[i]`: the device has no such object to point into (a vertex is
+  // a proxy on the stack, a field a slot of its own array), so p[1] or p + 1 would reach other
+  // memory than on the host. Proving that a pointer is only dereferenced is not worth it: every
+  // such address is rejected; references work.
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() != clang::UO_AddrOf || !isElementPart(op->getSubExpr())) return true;
+    const clang::CharSourceRange operand =
+        clang::CharSourceRange::getTokenRange(op->getSubExpr()->getSourceRange());
+    report(op->getOperatorLoc(), Diag::ElementAddress)
+        << clang::Lexer::getSourceText(operand, sm_, c_.context_.getLangOpts());
+    noteContext();
+    return true;
+  }
+
   void run() {
     for (const clang::ParmVarDecl* p : f_.parameters()) VisitVarDecl(const_cast<clang::ParmVarDecl*>(p));
     TraverseStmt(f_.getBody());
   }
 
  private:
+  // Whether `e` is a graph element or part of one: a parameter of a functor or combiner, a
+  // vertex or edge (el[i], e.head(), a copy), an edge or message list, a message ml[i], a field
+  // or a part of a field, or a reference bound to any of these.
+  bool isElementPart(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    const clang::CXXRecordDecl* record = recordOf(e->getType());
+    if (c_.isGraphRecord(record) || isListRecord(record)) return true;
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+      return !member->isArrow() && isElementPart(member->getBase());
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+      return isElementPart(subscript->getBase());
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e))
+      return op->getOperator() == clang::OO_Subscript &&
+             isListRecord(recordOf(op->getArg(0)->getType()));
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()))
+        return c_.roots_.count(&f_) && param->getDeclContext() == &f_;
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+        return var->getType()->isReferenceType() && var->getInit() && isElementPart(var->getInit());
+    }
+    return false;
+  }
+  static bool isListRecord(const clang::CXXRecordDecl* record) {
+    return isSpecializationOf(record, "medusa::EdgeList") ||
+           isSpecializationOf(record, "medusa::MessageList");
+  }
+
   clang::DiagnosticBuilder report(clang::SourceLocation loc, Diag diag) {
     return c_.diags_.report(loc, diag);
   }

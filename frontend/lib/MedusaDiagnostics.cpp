@@ -132,6 +132,10 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::EdgeListReference, L::Error,
      "'%0' binds el[i] to a non-const reference; on the device el[i] is a temporary view of the "
      "edge, so write 'auto&& %0 = el[i];' (or 'auto %0 = el[i];')"},
+    {Diag::ElementAddress, L::Error,
+     "address of '%0' taken in device code; on the GPU vertices, edges, edge and message lists, "
+     "their fields and messages are views of the graph's arrays, so the pointer would not point "
+     "into the element: use '%0' directly or bind a reference to it ('auto&& x = %0;')"},
     {Diag::CalledFromFunctor, L::Note, "'%0' is called from device code here"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),

@@ -2,7 +2,7 @@
 // run on the GPU inside a functor, a combiner operator, or any function they call: virtual calls,
 // exceptions, heap allocation, recursion, std containers and strings, I/O, non-const globals,
 // calls to functions without a translatable body, RTTI, vertex writes from EDGE functors,
-// pointer and reference members.
+// pointer and reference members, addresses of graph elements.
 // It also finds the helper functions (defined in the translated file) that need MEDUSA_HD.
 #pragma once
 

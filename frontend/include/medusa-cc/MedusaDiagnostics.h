@@ -56,6 +56,7 @@ enum class Diag {
   MethodOfGraphType,
   GraphValueCopy,
   EdgeListReference,
+  ElementAddress,
   CalledFromFunctor,
   Count
 };
