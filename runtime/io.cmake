@@ -20,6 +20,7 @@ add_library(medusa_io STATIC
   ${_medusa_io_dir}/src/io/read_graph.cpp
   ${_medusa_io_dir}/src/io/write_graph.cpp
   ${_medusa_io_dir}/src/io/graph_summary.cpp
+  ${_medusa_io_dir}/src/io/weights.cpp
   ${_medusa_io_dir}/src/io/generators/random.cpp
   ${_medusa_io_dir}/src/io/generators/finish_edges.cpp
   ${_medusa_io_dir}/src/io/generators/kronecker.cpp
