@@ -41,7 +41,7 @@ void BFS() {
   EMV<VERTEX>::Run(Visit{});
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "BFS-N: all-edges BFS (EDGE + min-Combiner + VERTEX)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
@@ -66,4 +66,6 @@ int main(int argc, char** argv) {
   const std::vector<std::uint32_t> expected = bfs_cpu(edges.vertex_count, edges.src, edges.dst, opt.source);
   return samples::validate_vertices("BFS levels vs queue BFS, exact", my_graph.vertex_count(), level,
                                     [&](VertexId v) { return expected[v]; });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

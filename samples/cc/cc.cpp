@@ -43,7 +43,7 @@ void ConnectedComponents() {
   EMV<VERTEX>::Run(AdoptSmaller{}, Received);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "Connected components (label propagation, SetActive)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s\n", edges.description.c_str());
@@ -77,4 +77,6 @@ int main(int argc, char** argv) {
   const std::vector<std::uint32_t> expected = components_cpu(edges.vertex_count, edges.src, edges.dst);
   return samples::validate_vertices("component = smallest vertex id, vs union-find, exact", my_graph.vertex_count(),
                                     label, [&](VertexId v) { return expected[v]; });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

@@ -31,7 +31,7 @@ std::string g_backend = "host";
       << "  --partitions-per-gpu K  place K partitions on each GPU (default 1)\n"
       << "  --partition-file F      gpmetis-format partition: read if it exists, else written\n"
       << "  --replication-hops H    hops of replicas (default 0: the cost model chooses)\n"
-      << "  --weights LO:HI   range of generated integer edge weights (default 1:255)\n"
+      << "  --weights LO:HI   random integer weights of inputs without weights (default 1:255)\n"
       << "  --seed S          seed for generated graphs and weights (default 1)\n"
       << "  --symmetrize      add the reverse of every edge\n"
       << "  --variant NAME    sample-specific variant (see the sample's description)\n"
@@ -51,14 +51,6 @@ std::uint64_t parse_number(const Options& o, const std::string& description, con
   const unsigned long long v = std::strtoull(text, &end, 10);
   if (end == text || *end != '\0') usage(o, description, flag + " expects a number, got '" + text + "'");
   return v;
-}
-
-// splitmix64: weights must not depend on the standard library's distributions.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
 }
 
 }  // namespace
@@ -131,8 +123,8 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
   return o;
 }
 
-EdgeList load_edges(const Options& opt) {
-  io::EdgeListData data;
+EdgeList load_edges(const Options& opt, bool weighted) {
+  EdgeList out;
   if (opt.graph_file.empty()) {
     io::GeneratorOptions g;
     g.seed = opt.seed;
@@ -140,33 +132,28 @@ EdgeList load_edges(const Options& opt) {
     io::RmatParameters rmat;
     rmat.scale = static_cast<int>(opt.generated_scale);
     rmat.edges = std::uint64_t{16} << opt.generated_scale;
-    data = io::generate_rmat(rmat, g);
+    static_cast<io::EdgeListData&>(out) = io::generate_rmat(rmat, g);
+    out.source = "generated R-MAT scale " + std::to_string(opt.generated_scale);
   } else {
     io::ReadOptions r;
     r.symmetrize = opt.symmetrize;
-    data = io::read_graph(opt.graph_file, r);
+    static_cast<io::EdgeListData&>(out) = io::read_graph(opt.graph_file, r);
+    out.source = opt.graph_file;
   }
-  EdgeList out;
-  out.vertex_count = data.vertex_count;
-  out.src = std::move(data.src);
-  out.dst = std::move(data.dst);
-  out.weight.resize(out.src.size());
-  const std::uint64_t span = std::uint64_t{opt.weight_hi} - opt.weight_lo + 1;
-  for (std::size_t e = 0; e < out.src.size(); ++e) {
-    if (!data.weight.empty()) {
-      out.weight[e] = static_cast<std::uint32_t>(data.weight[e]);
-    } else {
-      // Weights depend on the edge's endpoints, so both directions of an undirected edge agree.
-      const VertexId a = std::min(out.src[e], out.dst[e]), b = std::max(out.src[e], out.dst[e]);
-      out.weight[e] = opt.weight_lo + static_cast<std::uint32_t>(
-                                          mix(opt.seed ^ ((std::uint64_t{a} << 32) | b)) % span);
-    }
+  if (weighted) {
+    io::WeightOptions weights;
+    weights.random = io::RandomWeights{opt.seed, opt.weight_lo, opt.weight_hi};
+    io::require_weights(out, out.source, weights);
   }
-  out.description = (opt.graph_file.empty() ? "generated R-MAT scale " + std::to_string(opt.generated_scale)
-                                            : opt.graph_file) +
-                    ": " + std::to_string(out.vertex_count) + " vertices, " +
+  out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, " +
                     std::to_string(out.src.size()) + " edges";
   return out;
+}
+
+std::vector<std::uint32_t> integer_weights(const EdgeList& edges) {
+  std::vector<std::uint32_t> w(edges.edge_count());
+  for (EdgeIndex e = 0; e < w.size(); ++e) w[e] = io::weight_as<std::uint32_t>(edges, e, edges.source);
+  return w;
 }
 
 bool source_in_graph(const Options& opt, const EdgeList& edges) {

@@ -6,6 +6,7 @@
 
 #include <medusa/config.h>
 #include <medusa/graph.h>
+#include <medusa/io/load_graph.h>
 #include <medusa/types.h>
 
 #include <cstdint>
@@ -25,7 +26,7 @@ struct Options {
   int partitions_per_gpu = 1;
   std::string partition_file;
   std::uint32_t replication_hops = 0;
-  std::uint32_t weight_lo = 1, weight_hi = 255;
+  std::uint32_t weight_lo = 1, weight_hi = 255;  // random weights of inputs without weights
   std::uint64_t seed = 1;
   bool symmetrize = false;
   std::string variant;            // sample-specific choice (e.g. infoprop: ic-c, ic-e, lt-c)
@@ -54,14 +55,17 @@ inline Options parse_options(int argc, char** argv, const std::string& descripti
   return parse_options_for(argc, argv, description, compiled_backend());
 }
 
-// A loaded or generated edge list, with integer weights (from the file, else generated from seed).
-struct EdgeList {
-  VertexId vertex_count = 0;
-  std::vector<VertexId> src, dst;
-  std::vector<std::uint32_t> weight;
+// A loaded or generated edge list. With `weighted`, every edge has a weight: the file's own, else
+// a random integer weight from --weights and --seed (asked for explicitly: io::RandomWeights).
+struct EdgeList : io::EdgeListData {
+  std::string source;       // the graph file, or "generated R-MAT scale N", for messages
   std::string description;  // "karate.mtx: 34 vertices, 156 edges"
 };
-EdgeList load_edges(const Options& opt);
+EdgeList load_edges(const Options& opt, bool weighted = false);
+
+// The weights as unsigned integers, for CPU references; a weight that is not one is an error
+// (io::weight_as).
+std::vector<std::uint32_t> integer_weights(const EdgeList& edges);
 
 // False, after saying so on stderr, when --source names no vertex of the loaded graph.
 bool source_in_graph(const Options& opt, const EdgeList& edges);
@@ -70,17 +74,10 @@ bool source_in_graph(const Options& opt, const EdgeList& edges);
 // (for the samples whose answer is of the undirected graph).
 std::int64_t edge_without_reverse(const EdgeList& edges);
 
-// Builds a Graph with the loaded edges; `set_weight(edge, w)` stores a weight into the user's edge.
-template <class V, class E, class SetWeight>
-Graph<V, E> make_graph(const EdgeList& in, SetWeight set_weight) {
-  Graph<V, E> g(in.vertex_count);
-  g.SetEdges(in.src, in.dst);
-  for (EdgeIndex e = 0; e < in.src.size(); ++e) set_weight(g.edge(e), in.weight[e]);
-  return g;
-}
+// A Graph with the loaded edges' topology (io::to_graph with a field pointer stores the weights).
 template <class V, class E>
 Graph<V, E> make_graph(const EdgeList& in) {
-  return make_graph<V, E>(in, [](E&, std::uint32_t) {});
+  return io::to_graph<V, E>(in);
 }
 
 // Copies the run options (--gpus, --partitions-per-gpu, --partition-file, --replication-hops,

@@ -55,7 +55,7 @@ void DrillDown() {
   EMV<MLIST>::Run(TakeNearest{}, Received);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "Drill-down: the --hops K neighbourhood of --source (ELIST, MESSAGE, MLIST)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s, focus %u, radius %u\n", edges.description.c_str(), opt.source, opt.hops);
@@ -87,4 +87,6 @@ int main(int argc, char** argv) {
       neighbourhood_cpu(edges.vertex_count, edges.src, edges.dst, opt.source, opt.hops);
   return samples::validate_vertices("hops vs bounded queue BFS, exact", my_graph.vertex_count(), hops,
                                     [&](VertexId v) { return expected[v]; });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

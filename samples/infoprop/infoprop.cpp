@@ -147,7 +147,7 @@ void LinearThresholdCLoop() {
   EMV<VERTEX>::Run(ActivateOnThreshold{}, Received);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(
       argc, argv, "Information propagation: --variant ic-c (default), ic-e, ic-t or lt-c; --probability for IC");
   const std::string variant = opt.variant.empty() ? "ic-c" : opt.variant;
@@ -199,4 +199,6 @@ int main(int argc, char** argv) {
                                                   g_chance24, conf.maxIteration);
   return samples::validate_vertices("activation superstep vs sequential simulation, exact", my_graph.vertex_count(),
                                     activated_at, [&](VertexId v) { return expected[v]; });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

@@ -67,7 +67,7 @@ void LayoutStep() {
   EMV<MLIST>::Run(g_displace);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(
       argc, argv, "Force-directed layout (Fruchterman-Reingold) of a small graph; --output picture.svg");
   const samples::EdgeList input = samples::load_edges(opt);
@@ -121,4 +121,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> problems = check_layout(before, after);
   return samples::report_validation("positions in the frame, edges under half their start length and 0.7 x other distances",
                                     problems.size(), problems);
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

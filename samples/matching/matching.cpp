@@ -111,7 +111,7 @@ void MatchingRound() {
   EMV<VERTEX>::Run(Confirm{}, Received);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(
       argc, argv, "Randomized maximal bipartite matching (default graph: random bipartite, 2^(scale-1) per side)");
   samples::EdgeList edges;
@@ -167,4 +167,6 @@ int main(int argc, char** argv) {
   const std::vector<std::string> problems = check_maximal_matching(edges.vertex_count, edges.src, edges.dst, match);
   return samples::report_validation("a maximal matching: partners adjacent and mutual, no edge with both ends free",
                                     problems.size(), problems);
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

@@ -45,7 +45,7 @@ void PageRank() {
 }
 
 // ---- Configurations and API execution
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "PageRank (ELIST + Combiner + VERTEX)");
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s\n", edges.description.c_str());
@@ -73,4 +73,6 @@ int main(int argc, char** argv) {
       "PageRank vs CPU reference, relative tolerance 1e-4", my_graph.vertex_count(), rank,
       [&](VertexId v) { return expected[v]; },
       [](double got, double want) { return std::fabs(got - want) <= 1e-4 * std::fmax(1.0, std::fabs(want)); });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

@@ -60,14 +60,14 @@ void SSSP() {
 }
 
 // ---- Configurations and API execution
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "SSSP, edge-oriented (EDGE + min-Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/true);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
   if (!samples::source_in_graph(opt, edges)) return 2;
 
   Graph<Vertex, Edge> my_graph =
-      samples::make_graph<Vertex, Edge>(edges, [](Edge& e, unsigned int w) { e.length = w; });
+      io::to_graph<Vertex, Edge>(edges, &Edge::length, edges.source);
   for (Vertex& v : my_graph.vertices()) {
     v.distance = UINT_MAX;
     v.updated = false;
@@ -89,7 +89,9 @@ int main(int argc, char** argv) {
   if (!opt.validate) return 0;
 
   const std::vector<std::uint64_t> expected =
-      sssp_cpu(edges.vertex_count, edges.src, edges.dst, edges.weight, opt.source);
+      sssp_cpu(edges.vertex_count, edges.src, edges.dst, samples::integer_weights(edges), opt.source);
   return samples::validate_vertices("SSSP distances vs Dijkstra, exact", my_graph.vertex_count(), distance,
                                     [&](VertexId v) { return expected[v] == kUnreachable ? std::uint64_t{UINT_MAX} : expected[v]; });
+} catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
+  return print_error(e);
 }

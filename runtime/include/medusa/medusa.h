@@ -9,6 +9,7 @@
 #include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
+#include <medusa/print_error.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
 #include <medusa/session.h>
