@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace medusa::gpu {
 namespace {
@@ -43,57 +44,78 @@ std::string human_bytes(std::uint64_t bytes) {
   return buf;
 }
 
-std::string MemoryPlan::describe() const {
-  std::vector<MemoryItem> sorted = items;
+std::string MemoryPlan::describe(std::size_t max_items) const {
+  std::vector<MemoryItem> sorted;
+  for (const MemoryItem& i : items)
+    if (i.bytes != 0) sorted.push_back(i);
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const MemoryItem& a, const MemoryItem& b) { return a.bytes > b.bytes; });
   std::string s;
-  for (const MemoryItem& i : sorted) {
-    if (i.bytes == 0) continue;
-    s += "  " + i.name + ": " + human_bytes(i.bytes) + "\n";
+  std::uint64_t rest = 0;
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    if (k < max_items) s += "  " + sorted[k].name + ": " + human_bytes(sorted[k].bytes) + "\n";
+    else rest = add(rest, sorted[k].bytes);
   }
+  if (sorted.size() > max_items)
+    s += "  (" + std::to_string(sorted.size() - max_items) + " smaller items: " + human_bytes(rest) + ")\n";
   return s;
 }
 
 MemoryPlan plan_memory(const GraphShape& g) {
   const std::uint64_t V = g.vertices, E = g.edges, m = g.messages_per_edge;
   const std::uint64_t offsets = mul(add(V, 1), sizeof(std::uint64_t));
+  const std::uint64_t vertex_ids = mul(V, sizeof(std::uint32_t));
   MemoryPlan p;
-  p.items.push_back({"out_offsets", offsets});
-  p.items.push_back({"out_dst", mul(E, sizeof(std::uint32_t))});
-  p.items.push_back({"edge_src", mul(E, sizeof(std::uint32_t))});
-  p.items.push_back({"rid", mul(E, sizeof(std::uint64_t))});
-  p.items.push_back({"in_offsets", offsets});
-  p.items.push_back({"vertex fields", mul(V, g.vertex_field_bytes)});
-  p.items.push_back({"edge fields", mul(E, g.edge_field_bytes)});
-  p.items.push_back({"message buffer (E*m slots)", mul(mul(E, m), g.message_bytes)});
+  auto item = [&p](std::string name, std::uint64_t bytes) { p.items.push_back({std::move(name), bytes}); };
+  item("CSR out_offsets", offsets);
+  item("CSR out_dst", mul(E, sizeof(std::uint32_t)));
+  item("CSR edge_src", mul(E, sizeof(std::uint32_t)));
+  item("reverse CSR rid", mul(E, sizeof(std::uint64_t)));
+  item("reverse CSR in_offsets", offsets);
+  for (const FieldSize& f : g.vertex_fields) item("vertex field " + f.name, mul(V, f.bytes));
+  for (const FieldSize& f : g.edge_fields) item("edge field " + f.name, mul(E, f.bytes));
+  item("message buffer (E*m slots)", mul(mul(E, m), g.message_bytes));
   if (m > 1) {
-    p.items.push_back({"send counts (m > 1)", mul(E, sizeof(std::uint32_t))});
-    p.items.push_back({"message segment offsets (m > 1)", offsets});
+    item("send counts (m > 1)", mul(E, sizeof(std::uint32_t)));
+    item("message segment offsets (m > 1)", offsets);
   }
-  p.items.push_back({"combined messages", mul(V, g.message_bytes)});
-  if (g.vertex_frontier)
-    p.items.push_back({"vertex frontier (flags + queue)", mul(V, 1 + sizeof(std::uint32_t))});
-  if (g.edge_frontier)
-    p.items.push_back({"edge frontier (flags + queue)", mul(E, 1 + sizeof(std::uint64_t))});
-  if (g.received) p.items.push_back({"received flags", V});
-  if (g.partitioned)
-    p.items.push_back({"partition maps (global IDs, global degrees)", mul(V, 3 * sizeof(std::uint32_t))});
-  if (g.pull_fusion)
-    p.items.push_back({"in-edge sources and positions, out-degrees, source messages (pull fusion)",
-                       add(mul(E, 2 * sizeof(std::uint32_t)), mul(V, sizeof(std::uint32_t) + g.message_bytes))});
-  p.items.push_back({"frontier degree scan (edge-balanced ELIST)", g.queue_scan_bytes});
-  if (g.frontier_flags)
-    p.items.push_back({"frontier flags, two copies (pulled and pushed frontiers)", mul(V, 2)});
-  if (g.receiver_queues)
-    p.items.push_back({"receiver queues, two, and spare combined values and flags (pushes in batches of supersteps)",
-                       add(mul(V, 2 * sizeof(std::uint32_t) + g.message_bytes), mul(add(V, 3) / 4, 4))});
-  if (g.queued_frontier)
-    p.items.push_back({"next frontier queue (SetActive in batches of supersteps)", mul(V, sizeof(std::uint32_t))});
-  p.items.push_back({"column-major out-edges (layout)", g.column_edge_bytes});
-  p.items.push_back({"Combiner degree bins", g.combiner_bin_bytes});
-  p.items.push_back({"step counters", 64});
-  p.items.push_back({"CUB temporary storage", g.temp_bytes});
+  item("combined messages", mul(V, g.message_bytes));
+  if (g.vertex_frontier) {
+    item("vertex frontier flags", V);
+    item("vertex frontier queue", vertex_ids);
+  }
+  if (g.edge_frontier) {
+    item("edge frontier flags", E);
+    item("edge frontier queue", mul(E, sizeof(std::uint64_t)));
+  }
+  if (g.received) item("received flags", V);
+  if (g.partitioned) {
+    item("partition global IDs", vertex_ids);
+    item("partition global out-degrees", vertex_ids);
+    item("partition global in-degrees", vertex_ids);
+  }
+  if (g.pull_fusion) {
+    item("pull fusion in-edge sources", mul(E, sizeof(std::uint32_t)));
+    item("pull fusion in-edge positions", mul(E, sizeof(std::uint32_t)));
+    item("pull fusion out-degrees", vertex_ids);
+    item("pull fusion source messages", mul(V, g.message_bytes));
+  }
+  item("frontier degree scan (edge-balanced ELIST)", g.queue_scan_bytes);
+  if (g.frontier_flags) {
+    item("pulled frontier flags", V);
+    item("pushed frontier flags", V);
+  }
+  if (g.receiver_queues) {
+    item("receiver queue 1 (pushes in batches of supersteps)", vertex_ids);
+    item("receiver queue 2 (pushes in batches of supersteps)", vertex_ids);
+    item("spare combined messages (pushes in batches of supersteps)", mul(V, g.message_bytes));
+    item("spare received flags (pushes in batches of supersteps)", mul(add(V, 3) / 4, 4));
+  }
+  if (g.queued_frontier) item("next frontier queue (SetActive in batches of supersteps)", vertex_ids);
+  item("column-major out-edges (layout)", g.column_edge_bytes);
+  item("Combiner degree bins", g.combiner_bin_bytes);
+  item("step counters", 64);
+  item("CUB temporary storage", g.temp_bytes);
   return p;
 }
 
@@ -105,7 +127,7 @@ std::string memory_shortfall_message(const MemoryPlan& plan, const GraphShape& g
                   human_bytes(free_bytes) + ") free (" + std::to_string(g.vertices) +
                   " vertices, " + std::to_string(g.edges) + " edges, m=" +
                   std::to_string(g.messages_per_edge) + ", " + std::to_string(g.message_bytes) +
-                  "-byte messages). Largest items:\n" + plan.describe() +
+                  "-byte messages). Largest items:\n" + plan.describe(kShortfallItems) +
                   "Use a GPU with more memory, several GPUs (Config::gpuCount), a smaller "
                   "Config::messagesPerEdge, or fewer device fields.";
   return s;

@@ -26,8 +26,8 @@ TEST_CASE("memory plan counts every device array a Session allocates", "[cuda][r
   g.edges = 16000;
   g.messages_per_edge = 1;
   g.message_bytes = 4;
-  g.vertex_field_bytes = 4 + 8;
-  g.edge_field_bytes = 4;
+  g.vertex_fields = {{"rank", 4}, {"sum", 8}};
+  g.edge_fields = {{"length", 4}};
   const std::uint64_t base = 2 * 1001 * 8      // out_offsets, in_offsets
                              + 16000 * (4 + 4 + 8)  // out_dst, edge_src, rid
                              + 1000 * 12 + 16000 * 4  // fields
@@ -122,7 +122,7 @@ TEST_CASE("a graph too large for the GPU fails before allocating, with needed vs
   g.edges = 1ull << 35;
   g.messages_per_edge = 2;
   g.message_bytes = 8;
-  g.vertex_field_bytes = 4;
+  g.vertex_fields = {{"level", 4}};
   const gpu::MemoryPlan plan = gpu::plan_memory(g);
   const std::uint64_t free_bytes = 80ull << 30;
   REQUIRE(plan.total() > free_bytes);

@@ -10,14 +10,20 @@
 
 namespace medusa::gpu {
 
+// One device field array: its name and the bytes of one element.
+struct FieldSize {
+  std::string name;
+  std::size_t bytes = 0;
+};
+
 // The sizes that determine a Session's device footprint.
 struct GraphShape {
   std::uint64_t vertices = 0;
   std::uint64_t edges = 0;
   std::uint32_t messages_per_edge = 1;  // m
   std::size_t message_bytes = 0;        // sizeof(Message)
-  std::size_t vertex_field_bytes = 0;   // sum of sizeof(field) over the device vertex fields
-  std::size_t edge_field_bytes = 0;     // the same for edge fields
+  std::vector<FieldSize> vertex_fields;  // the device vertex fields (one array each)
+  std::vector<FieldSize> edge_fields;    // the same for edge fields
   bool vertex_frontier = false;
   bool edge_frontier = false;
   bool received = false;
@@ -32,22 +38,25 @@ struct GraphShape {
   std::uint64_t column_edge_bytes = 0;  // the column slots of Layout::ColumnMajor / Hybrid
 };
 
+// One device allocation, named as the reports show it.
 struct MemoryItem {
   std::string name;
   std::uint64_t bytes;  // saturates at UINT64_MAX instead of wrapping
 };
 
 struct MemoryPlan {
-  std::vector<MemoryItem> items;
+  std::vector<MemoryItem> items;  // every allocation counted in total(), one item each
   std::uint64_t total() const;
-  // One line per item, largest first, for report().
-  std::string describe() const;
+  // One line per non-empty item, largest first; with max_items, the largest max_items and a line
+  // for the rest.
+  std::string describe(std::size_t max_items = SIZE_MAX) const;
 };
 
 MemoryPlan plan_memory(const GraphShape& shape);
 
 // "graph needs N bytes (...) on <device>, only M free (V vertices, E edges, m=...)" plus the
-// largest items and what to do.
+// largest items (kShortfallItems of them) and what to do.
+inline constexpr std::size_t kShortfallItems = 8;
 std::string memory_shortfall_message(const MemoryPlan& plan, const GraphShape& shape,
                                      std::uint64_t free_bytes, const std::string& device_name);
 

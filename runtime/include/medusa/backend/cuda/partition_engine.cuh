@@ -153,8 +153,8 @@ class PartitionEngine {
     shape.edges = E_;
     shape.messages_per_edge = m_;
     shape.message_bytes = sizeof(Message);
-    shape.vertex_field_bytes = common::soa_bytes(Program::vertex_fields, 1);
-    shape.edge_field_bytes = common::soa_bytes(Program::edge_fields, 1);
+    for (const FieldSpec& f : Program::vertex_fields) shape.vertex_fields.push_back({f.name, f.size});
+    for (const FieldSpec& f : Program::edge_fields) shape.edge_fields.push_back({f.name, f.size});
     shape.vertex_frontier = Program::uses.vertex_frontier;
     shape.edge_frontier = Program::uses.edge_frontier;
     shape.received = Program::uses.received;
