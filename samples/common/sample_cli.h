@@ -56,7 +56,8 @@ inline Options parse_options(int argc, char** argv, const std::string& descripti
 }
 
 // A loaded or generated edge list. With `weighted`, every edge has a weight: the file's own, else
-// a random integer weight from --weights and --seed (asked for explicitly: io::RandomWeights).
+// a random integer weight from --weights and --seed (asked for explicitly: io::RandomWeights);
+// without, no weights.
 struct EdgeList : io::EdgeListData {
   std::string source;       // the graph file, or "generated R-MAT scale N", for messages
   std::string description;  // "karate.mtx: 34 vertices, 156 edges"
