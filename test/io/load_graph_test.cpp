@@ -118,6 +118,8 @@ TEST_CASE("load_graph of an unweighted file into a weight field needs a default 
   CHECK(contains(e, "WeightOptions::default_weight"));
   CHECK(contains(error_of([&] { load_graph<Vertex, Link>(path, [](Link&, double) {}); }), "has no edge weights"));
   CHECK(load_graph<Vertex, Link>(path).edge_count() == 3);  // topology only: no weights needed
+  CHECK(contains(error_of([&] { to_graph<Vertex, Link>(read_graph(path), &Link::length, path); }),
+                 "call io::require_weights"));
 
   LoadOptions unit;
   unit.weights.default_weight = 1;

@@ -36,6 +36,8 @@ Graph<Vertex, Edge> load_graph(const std::string& path, const LoadOptions& optio
 template <class Vertex, class Edge, class Owner, class Field,
           class = std::enable_if_t<std::is_base_of_v<Owner, Edge>>>
 Graph<Vertex, Edge> to_graph(const EdgeListData& data, Field Owner::*weight, const std::string& source) {
+  MEDUSA_REQUIRE(data.weight.size() == data.src.size(),
+                 source + " has no edge weights to store: call io::require_weights on it first");
   Graph<Vertex, Edge> graph = to_graph<Vertex, Edge>(data);
   for (EdgeIndex e = 0; e < graph.edge_count(); ++e)
     static_cast<Owner&>(graph.edge(e)).*weight = weight_as<Field>(data, e, source);
