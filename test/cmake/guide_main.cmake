@@ -1,7 +1,8 @@
 # Builds the programming guide's main, extracted from docs/programming-guide.md between its
-# "guide-main" markers, against the installed package (host backend), and runs it on small graph
-# files: weights as loaded, unit weights for an unweighted file, and "error: ..." with exit status 1
-# for a bad file or a weight the field cannot hold.
+# "guide-main" markers, against the package installed in PREFIX (by the medusa_installed fixture,
+# or here when INSTALL is set), for the host backend, and runs it on small graph files: weights as
+# loaded, unit weights for an unweighted file, and "error: ..." with exit status 1 for a bad file or
+# a weight the field cannot hold.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
