@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Medusa benchmark suite: every sample and the hand-written CUDA baselines on the standard graphs.
 
-    python3 bench/run-benchmarks.py --build build-gpu --graphs ../shared/graphs --out docs/benchmarks
+    python3 bench/run-benchmarks.py --build build-gpu --graphs ../shared/graphs --out bench/results
 
 Generates (and caches) the graphs with medusa-gen, runs each workload once with --validate, then
 R timed runs, parses the summary lines the programs print, samples the GPU's used memory, and
-writes results-<device>-<date>.json / .md and PNG plots into --out. docs/benchmarks/README.md says
-what is measured. Needs python3 and, for the plots, matplotlib; nothing else.
+writes results-<device>-<date>.json / .md and PNG plots into --out (bench/results keeps every run).
+docs/benchmarks/methodology.md says what is measured. Needs python3 and, for the plots, matplotlib; nothing else.
 """
 import argparse
 import copy

@@ -96,7 +96,7 @@ EdgeLayoutChoice choose_edge_layout(const std::vector<EdgeIndex>& out_offsets, L
                    " column slots, which do not fit beside the graph (room for " +
                    std::to_string(max_column_slots) + "); use Layout::CSR");
   } else {  // Auto, GPU, thread-per-vertex loops
-    // Measured on an H100 (docs/benchmarks/2026-11-22-h100-edge-layouts.md): below 4 out-edges
+    // Measured on an H100 (docs/benchmarks/history/2026-11-22-h100-edge-layouts.md): below 4 out-edges
     // per lane the L1 cache already serves the CSR reads, and the column part only adds padding.
     if (hyb < kMinAutoWidth)
       return csr("auto: two thirds of the vertices have fewer than " + std::to_string(kMinAutoWidth) +
