@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Multi-GPU scaling of the samples: each sample on a generated graph with --gpus 1 and each count
-# in GPUS, best of R runs, with the replica exchange figures the samples print. Needs a build with
-# the CUDA samples (scripts/gpu-check.sh makes one).
+# in GPUS (--gpus G: G partitions, one per GPU), best of R runs, with the replica exchange figures
+# the samples print. Needs a build with the CUDA samples (scripts/gpu-check.sh makes one).
 #   bench/multi-gpu.sh <build-dir> <out.md> [graph] [gpus] [runs] [samples...]
 # graph: a Kronecker scale (24), or kron24 / rmat24 (GTgraph R-MAT, edge factor 16); both symmetric.
 # gpus: a count or a comma-separated list (2,4).

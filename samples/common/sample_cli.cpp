@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -27,8 +28,9 @@ std::string g_backend = "host";
       << "  --source V        source vertex (default 0)\n"
       << "  --iterations N    maximum supersteps\n"
       << "  --backend B       cuda or host (must match this binary: " << g_backend << ")\n"
-      << "  --gpus N          GPUs (partitions) to use (default 1; the host backend simulates them)\n"
-      << "  --partitions-per-gpu K  place K partitions on each GPU (default 1)\n"
+      << "  --gpus G          GPUs to use (default 1)\n"
+      << "  --partitions-per-gpu P  partitions on each GPU (default 1): the graph is cut into G * P\n"
+      << "                    partitions; the host backend simulates them all on the CPU\n"
       << "  --partition-file F      gpmetis-format partition: read if it exists, else written\n"
       << "  --replication-hops H    hops of replicas (default 0: the cost model chooses)\n"
       << "  --weights LO:HI   random integer weights of inputs without weights (default 1:255)\n"
@@ -53,6 +55,17 @@ std::uint64_t parse_number(const Options& o, const std::string& description, con
   return v;
 }
 
+// A count of at least 1 that fits Config's int fields (strtoull would wrap "-1" to a huge value).
+int parse_count(const Options& o, const std::string& description, const std::string& flag, const char* text) {
+  if (text[0] == '-') usage(o, description, flag + " must be at least 1, got '" + text + "'");
+  const std::uint64_t v = parse_number(o, description, flag, text);
+  if (v < 1) usage(o, description, flag + " must be at least 1, got '" + text + "'");
+  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    usage(o, description, flag + " is too large: '" + text + "' (at most " +
+                              std::to_string(std::numeric_limits<int>::max()) + ")");
+  return static_cast<int>(v);
+}
+
 }  // namespace
 
 Options parse_options_for(int argc, char** argv, const std::string& description, const std::string& backend) {
@@ -69,8 +82,8 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--source") o.source = static_cast<VertexId>(parse_number(o, description, a, value()));
     else if (a == "--iterations") o.iterations = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--scale") o.generated_scale = static_cast<unsigned>(parse_number(o, description, a, value()));
-    else if (a == "--gpus") o.gpus = static_cast<int>(parse_number(o, description, a, value()));
-    else if (a == "--partitions-per-gpu") o.partitions_per_gpu = static_cast<int>(parse_number(o, description, a, value()));
+    else if (a == "--gpus") o.gpus = parse_count(o, description, a, value());
+    else if (a == "--partitions-per-gpu") o.partitions_per_gpu = parse_count(o, description, a, value());
     else if (a == "--partition-file") o.partition_file = value();
     else if (a == "--replication-hops") o.replication_hops = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--seed") o.seed = parse_number(o, description, a, value());
@@ -118,8 +131,13 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
   if (!o.backend.empty() && o.backend != backend)
     usage(o, description, "this binary runs the " + backend + " backend; use the " +
                               (o.backend == "host" ? "<sample>_host" : "<sample> (CUDA)") + " binary");
-  if (o.gpus < 1) usage(o, description, "--gpus must be at least 1");
-  if (o.partitions_per_gpu < 1) usage(o, description, "--partitions-per-gpu must be at least 1");
+  const std::uint64_t partitions =
+      static_cast<std::uint64_t>(o.gpus) * static_cast<std::uint64_t>(o.partitions_per_gpu);
+  if (partitions > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    usage(o, description, "--gpus " + std::to_string(o.gpus) + " --partitions-per-gpu " +
+                              std::to_string(o.partitions_per_gpu) + " makes " + std::to_string(partitions) +
+                              " partitions (G * P); at most " +
+                              std::to_string(std::numeric_limits<int>::max()) + " are possible");
   return o;
 }
 
@@ -193,7 +211,7 @@ std::int64_t edge_without_reverse(const EdgeList& edges) {
 }
 
 void configure(Config& conf, const Options& opt) {
-  conf.gpuCount = opt.gpus;
+  conf.gpuCount = opt.partitions();  // Config counts partitions (the paper's name)
   conf.partitionsPerGpu = opt.partitions_per_gpu;
   conf.partitionFile = opt.partition_file;
   conf.replicationHops = opt.replication_hops;

@@ -1,5 +1,6 @@
 // Command-line conventions shared by every sample:
-//   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus N]
+//   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus G]
+//            [--partitions-per-gpu P]
 //            [--weights LO:HI] [--seed S] [--symmetrize] [--validate] [--output FILE] [--verbose]
 // With no graph file the sample generates a small R-MAT graph, so it always runs.
 #pragma once
@@ -22,8 +23,8 @@ struct Options {
   VertexId source = 0;
   std::uint32_t iterations = 0;   // 0: the sample's default
   std::string backend;            // empty: the one this binary was built for
-  int gpus = 1;
-  int partitions_per_gpu = 1;
+  int gpus = 1;                   // --gpus G
+  int partitions_per_gpu = 1;     // --partitions-per-gpu P
   std::string partition_file;
   std::uint32_t replication_hops = 0;
   std::uint32_t weight_lo = 1, weight_hi = 255;  // random weights of inputs without weights
@@ -37,6 +38,9 @@ struct Options {
   VertexOrder vertex_order = VertexOrder::Auto;  // --vertex-order
   bool verbose = false;
   std::string output;
+
+  // G GPUs with P partitions each: Config::gpuCount (the paper's name counts partitions).
+  int partitions() const { return gpus * partitions_per_gpu; }
 };
 
 // The backend the including translation unit is compiled for ("cuda" or "host").

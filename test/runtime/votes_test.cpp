@@ -263,7 +263,7 @@ TEST_CASE("verbose mode reports the session and each superstep", "[runtime]") {
   auto g = make_graph({3});
   medusa::Config conf;
   conf.verbose = true;
-  conf.gpuCount = 4;
+  conf.gpuCount = 4;          // partitions
   conf.partitionsPerGpu = 4;  // one GPU is enough on the CUDA backend
   auto device = medusa::Init_Device_DS(g, conf);
   CHECK(device.Run(iteration).supersteps == 4);

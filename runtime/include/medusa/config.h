@@ -32,10 +32,11 @@ enum class PartitionMethod {
 
 struct Config {
   CombinerOp combinerOpType = MEDUSA_SUM;
-  // Partitions of the graph, one per GPU (the host backend runs them as simulated partitions).
+  // The number of partitions of the graph (the paper's name: one partition per GPU unless
+  // partitionsPerGpu > 1). The host backend runs them as simulated partitions on the CPU.
   int gpuCount = 1;
-  // CUDA: partitions placed on each GPU, so gpuCount partitions need gpuCount / partitionsPerGpu
-  // GPUs (lets k-partition runs be exercised on fewer GPUs).
+  // CUDA: partitions placed on each GPU, so the gpuCount partitions run on
+  // ceil(gpuCount / partitionsPerGpu) GPUs (k-partition runs on fewer GPUs). Ignored by the host.
   int partitionsPerGpu = 1;
   PartitionMethod partitionMethod = PartitionMethod::Auto;
   // gpmetis-format file (one partition number per line): read when it exists, written otherwise,

@@ -43,7 +43,7 @@ struct PartitionCase {
   // MEDUSA_TEST_GPUS (default 1): GPUs to spread the partitions over on the CUDA backend.
   medusa::Config apply(medusa::Config c) const {
     const int gpus = test_gpus();
-    c.gpuCount = parts;
+    c.gpuCount = parts;  // Config::gpuCount counts partitions, placed on `gpus` GPUs
     c.partitionsPerGpu = (parts + gpus - 1) / gpus;
     c.replicationHops = hops;
     c.partitionMethod = method;
