@@ -38,15 +38,17 @@ inline StopDecision decide_stop(const int* votes, std::uint32_t superstep, const
   return {false, ""};
 }
 
-// Throws when a functor sent more than m messages along one edge (EdgeHandle::sendMsg flags it).
+// Throws when a functor sent more than m messages along one edge since the last InitMessageBuffer
+// (EdgeHandle::sendMsg flags it; only InitMessageBuffer resets the per-edge counts).
 // `what` names the launch, e.g. the functor, for the message.
 inline void check_message_overflow(const int* votes, std::uint32_t m, std::uint32_t superstep,
                                    const std::string& what) {
   if (votes[kVoteTooManyMessages] == 0) return;
   MEDUSA_THROW("superstep " + std::to_string(superstep) + ": " + what +
                " sent more than Config::messagesPerEdge = " + std::to_string(m) +
-               " message(s) along one edge; the extra messages were dropped. Raise "
-               "messagesPerEdge (the paper's m) or send fewer messages per edge per superstep.");
+               " message(s) along one edge since the last InitMessageBuffer (which restarts the "
+               "count); the extra messages were dropped. Raise messagesPerEdge (the paper's m), "
+               "or send fewer messages along an edge between two InitMessageBuffer calls.");
 }
 
 }  // namespace medusa::common
