@@ -49,7 +49,7 @@ struct medusa::ProgramTraits<slots_test::Vertex, slots_test::Edge> {
             static_cast<int*>(a[3])};
   }
   static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses{false, false, false, false, false, /*messages=*/true};
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
 };
 
 namespace slots_test {

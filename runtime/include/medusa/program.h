@@ -59,6 +59,8 @@ constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
 
 // Which runtime features the program needs; lets the runtime skip what is unused.
 struct ProgramUses {
+  // Not an aggregate: programs say what they use by name, through of().
+  explicit constexpr ProgramUses() = default;
   bool continue_vote = false;    // some functor calls Continue(): stop when a superstep has no vote
   bool halt_vote = false;        // some functor calls Halt(): stop after a superstep with a vote
   bool vertex_frontier = false;  // SetActive() on vertices / Domain::Active on vertex kinds
