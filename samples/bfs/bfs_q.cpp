@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 using namespace medusa;
 
@@ -47,29 +48,40 @@ void BFS() {
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "BFS-Q: frontier BFS (SetActive, ELIST + min-Combiner + VERTEX)");
   const samples::EdgeList edges = samples::load_edges(opt);
-  std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
   if (!samples::source_in_graph(opt, edges)) return 2;
+  const std::vector<VertexId> sources = samples::search_sources(opt, edges);
+  std::printf("%s, source %u%s\n", edges.description.c_str(), sources[0],
+              sources.size() > 1 ? (" and " + std::to_string(sources.size() - 1) + " more").c_str() : "");
 
   Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);
-  for (Vertex& v : my_graph.vertices()) v.level = UINT_MAX;
-  my_graph.vertex(opt.source).level = 0;
-  my_graph.SetActive(opt.source);
 
   Config conf;
   conf.combinerOpType = MEDUSA_MIN;
   samples::configure(conf, opt);  // --gpus, partitions, --verbose
   if (opt.iterations) conf.maxIteration = opt.iterations;
-  auto device = Init_Device_DS(my_graph, conf);
-  RunStats stats = device.Run(BFS);
-  device.Dump_Result(my_graph);
-  samples::print_summary("bfs_q", stats, my_graph.edge_count());
-
   auto level = [&](VertexId v) { return my_graph.vertex(v).level; };
+  std::vector<double> seconds;
+  int failed = 0;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    // A search from sources[k]: its own device data (Run times the search alone).
+    for (Vertex& v : my_graph.vertices()) v.level = UINT_MAX;
+    my_graph.vertex(sources[k]).level = 0;
+    my_graph.ClearActive();
+    my_graph.SetActive(sources[k]);
+    auto device = Init_Device_DS(my_graph, conf);
+    const RunStats stats = device.Run(BFS);
+    seconds.push_back(stats.seconds);
+    device.Dump_Result(my_graph);
+    if (sources.size() > 1) std::printf("bfs_q: source %u\n", sources[k]);
+    samples::print_summary("bfs_q", stats, my_graph.edge_count());
+    if (!opt.validate) continue;
+    const std::vector<std::uint32_t> expected = bfs_cpu(edges.vertex_count, edges.src, edges.dst, sources[k]);
+    failed |= samples::validate_vertices("BFS levels vs queue BFS, exact", my_graph.vertex_count(), level,
+                                         [&](VertexId v) { return expected[v]; });
+  }
+  if (sources.size() > 1) samples::print_sources_summary("bfs_q", seconds);
   if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), level)) return 1;
-  if (!opt.validate) return 0;
-  const std::vector<std::uint32_t> expected = bfs_cpu(edges.vertex_count, edges.src, edges.dst, opt.source);
-  return samples::validate_vertices("BFS levels vs queue BFS, exact", my_graph.vertex_count(), level,
-                                    [&](VertexId v) { return expected[v]; });
+  return failed;
 } catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
   return print_error(e);
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -26,6 +27,8 @@ std::string g_backend = "host";
       << "                    optionally .xz/.gz; default: a generated R-MAT graph\n"
       << "  --scale N         R-MAT scale of the generated graph (default 14)\n"
       << "  --source V        source vertex (default 0)\n"
+      << "  --sources N       search samples: N random sources with out-edges (seeded by --seed), one\n"
+      << "                    run each on one device; prints each run and their mean and median\n"
       << "  --iterations N    maximum supersteps\n"
       << "  --backend B       cuda or host (must match this binary: " << g_backend << ")\n"
       << "  --gpus G          GPUs to use (default 1)\n"
@@ -80,6 +83,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     };
     if (a == "--help" || a == "-h") usage(o, description, "");
     else if (a == "--source") o.source = static_cast<VertexId>(parse_number(o, description, a, value()));
+    else if (a == "--sources") o.sources = static_cast<std::uint32_t>(parse_count(o, description, a, value()));
     else if (a == "--iterations") o.iterations = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--scale") o.generated_scale = static_cast<unsigned>(parse_number(o, description, a, value()));
     else if (a == "--gpus") o.gpus = parse_count(o, description, a, value());
@@ -182,6 +186,39 @@ bool source_in_graph(const Options& opt, const EdgeList& edges) {
   std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name.c_str(), opt.source,
                edges.vertex_count);
   return false;
+}
+
+std::vector<VertexId> search_sources(const Options& opt, const EdgeList& edges) {
+  if (opt.sources == 0) return {opt.source};
+  std::vector<bool> has_out(edges.vertex_count, false);
+  for (VertexId u : edges.src) has_out[u] = true;
+  const auto candidates = static_cast<std::uint64_t>(std::count(has_out.begin(), has_out.end(), true));
+  if (candidates < opt.sources) {
+    std::fprintf(stderr, "--sources %u: the graph has only %llu vertices with out-edges\n", opt.sources,
+                 static_cast<unsigned long long>(candidates));
+    std::exit(2);
+  }
+  std::mt19937_64 random(opt.seed);  // the engine's output is fixed by the standard; no distribution
+  std::vector<VertexId> picked;
+  std::vector<bool> taken(edges.vertex_count, false);
+  while (picked.size() < opt.sources) {
+    const auto v = static_cast<VertexId>(random() % edges.vertex_count);
+    if (!has_out[v] || taken[v]) continue;
+    taken[v] = true;
+    picked.push_back(v);
+  }
+  return picked;
+}
+
+void print_sources_summary(const std::string& name, const std::vector<double>& seconds) {
+  std::vector<double> sorted(seconds);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double sum = 0;
+  for (double s : sorted) sum += s;
+  std::printf("%s: %zu sources: mean %.3f ms, median %.3f ms, min %.3f ms, max %.3f ms\n", name.c_str(), n,
+              sum / static_cast<double>(n) * 1e3, median * 1e3, sorted.front() * 1e3, sorted.back() * 1e3);
 }
 
 std::int64_t edge_without_reverse(const EdgeList& edges) {

@@ -21,6 +21,7 @@ struct Options {
   std::string graph_file;         // empty: generate
   unsigned generated_scale = 14;  // R-MAT scale used when no file is given
   VertexId source = 0;
+  std::uint32_t sources = 0;     // --sources N: N random non-isolated sources instead of --source
   std::uint32_t iterations = 0;   // 0: the sample's default
   std::string backend;            // empty: the one this binary was built for
   int gpus = 1;                   // --gpus G
@@ -74,6 +75,11 @@ std::vector<std::uint32_t> integer_weights(const EdgeList& edges);
 
 // False, after saying so on stderr, when --source names no vertex of the loaded graph.
 bool source_in_graph(const Options& opt, const EdgeList& edges);
+// The sources of a search sample: --source alone, or with --sources N, N distinct vertices with
+// out-edges drawn with --seed (as Graph500 picks its BFS roots).
+std::vector<VertexId> search_sources(const Options& opt, const EdgeList& edges);
+// After a --sources run: the mean and median of the runs' times, one line.
+void print_sources_summary(const std::string& name, const std::vector<double>& seconds);
 
 // Index of an edge u -> v (u != v) without its reverse v -> u, or -1 when the graph is symmetric
 // (for the samples whose answer is of the undirected graph).
