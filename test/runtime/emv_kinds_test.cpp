@@ -438,6 +438,9 @@ TEST_CASE("Every built-in combiner operator on an int message", "[runtime]") {
       {medusa::MEDUSA_SUM, 0, 5, 11, 0},       {medusa::MEDUSA_MIN, INT_MAX, 0, 5, INT_MAX},
       {medusa::MEDUSA_MAX, INT_MIN, 3, 6, INT_MIN}, {medusa::MEDUSA_PRODUCT, 1, 0, 30, 1},
       {medusa::MEDUSA_AND, 1, 0, 1, 1},        {medusa::MEDUSA_OR, 0, 1, 1, 0},
+      {medusa::MEDUSA_LOGICAL_AND, 1, 0, 1, 1}, {medusa::MEDUSA_LOGICAL_OR, 0, 1, 1, 0},
+      {medusa::MEDUSA_BIT_OR, 0, 3, 7, 0},     {medusa::MEDUSA_BIT_AND, -1, 0, 4, -1},
+      {medusa::MEDUSA_BIT_XOR, 0, 1, 3, 0},
   };
   for (const Case& k : cases) {
     GraphT g(5);

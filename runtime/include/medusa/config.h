@@ -10,7 +10,24 @@ namespace medusa {
 
 // Built-in combiner operators (paper: conf.combinerOpType). The data type is inferred from the
 // program's message type; a user-defined operator is passed to Combiner(op) instead.
-enum CombinerOp { MEDUSA_SUM, MEDUSA_MIN, MEDUSA_MAX, MEDUSA_PRODUCT, MEDUSA_AND, MEDUSA_OR };
+// MEDUSA_LOGICAL_AND / MEDUSA_LOGICAL_OR are logical: they yield 0 or 1 (a bitmask folds to 1).
+// MEDUSA_BIT_AND / MEDUSA_BIT_OR / MEDUSA_BIT_XOR are bitwise (&, |, ^) and need an integer
+// message; their identities (the InitMessageBuffer value that changes nothing) are ~0, 0 and 0.
+enum CombinerOp {
+  MEDUSA_SUM,
+  MEDUSA_MIN,
+  MEDUSA_MAX,
+  MEDUSA_PRODUCT,
+  MEDUSA_LOGICAL_AND,
+  MEDUSA_LOGICAL_OR,
+  MEDUSA_BIT_OR,
+  MEDUSA_BIT_AND,
+  MEDUSA_BIT_XOR,
+  // Deprecated names of the logical operators (same values), kept so existing programs build;
+  // medusa-cc warns when they combine a non-bool integer message.
+  MEDUSA_AND = MEDUSA_LOGICAL_AND,
+  MEDUSA_OR = MEDUSA_LOGICAL_OR,
+};
 
 // Edge layout on the device (paper section 4 / appendix A).
 enum class Layout { Auto, CSR, ColumnMajor, Hybrid };

@@ -28,7 +28,7 @@ template <class T>
 struct ProductOp {
   MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a * b); }
 };
-// Logical: the result is 0 or 1 in the message type.
+// Logical (MEDUSA_LOGICAL_AND / _OR): the result is 0 or 1 in the message type, never a bitmask.
 template <class T>
 struct LogicalAndOp {
   MEDUSA_HD T operator()(const T& a, const T& b) const {
@@ -41,11 +41,24 @@ struct LogicalOrOp {
     return static_cast<T>(a != T(0) || b != T(0));
   }
 };
+// Bitwise, on integer messages only (visit_builtin_combiner).
+template <class T>
+struct BitOrOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a | b); }
+};
+template <class T>
+struct BitAndOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a & b); }
+};
+template <class T>
+struct BitXorOp {
+  MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
+};
 
 // Min and max ignore both repeats and order (pull_fusion.h pushes frontiers into the combined
-// values with them); with the logical ones they make the idempotent operators, whose fold of
-// copies of one message x and of the fill value f is op(f, x) however many of each it folds: such
-// a fold is decided by the first message it meets.
+// values with them); with the logical ones and bitwise or / and they make the idempotent
+// operators, whose fold of copies of one message x and of the fill value f is op(f, x) however
+// many of each it folds: such a fold is decided by the first message it meets.
 template <class Op>
 struct is_min_max_op : std::false_type {};
 template <class T>
@@ -58,8 +71,16 @@ template <class T>
 struct is_logical_op<LogicalAndOp<T>> : std::true_type {};
 template <class T>
 struct is_logical_op<LogicalOrOp<T>> : std::true_type {};
+// Bitwise or / and ignore repeats and order as min / max do (xor does not: x ^ x == 0).
 template <class Op>
-inline constexpr bool is_idempotent_op = is_min_max_op<Op>::value || is_logical_op<Op>::value;
+struct is_bit_or_and_op : std::false_type {};
+template <class T>
+struct is_bit_or_and_op<BitOrOp<T>> : std::true_type {};
+template <class T>
+struct is_bit_or_and_op<BitAndOp<T>> : std::true_type {};
+template <class Op>
+inline constexpr bool is_idempotent_op =
+    is_min_max_op<Op>::value || is_logical_op<Op>::value || is_bit_or_and_op<Op>::value;
 
 inline const char* combiner_op_name(CombinerOp op) {
   switch (op) {
@@ -67,14 +88,31 @@ inline const char* combiner_op_name(CombinerOp op) {
     case MEDUSA_MIN: return "MEDUSA_MIN";
     case MEDUSA_MAX: return "MEDUSA_MAX";
     case MEDUSA_PRODUCT: return "MEDUSA_PRODUCT";
-    case MEDUSA_AND: return "MEDUSA_AND";
-    case MEDUSA_OR: return "MEDUSA_OR";
+    case MEDUSA_LOGICAL_AND: return "MEDUSA_LOGICAL_AND";
+    case MEDUSA_LOGICAL_OR: return "MEDUSA_LOGICAL_OR";
+    case MEDUSA_BIT_OR: return "MEDUSA_BIT_OR";
+    case MEDUSA_BIT_AND: return "MEDUSA_BIT_AND";
+    case MEDUSA_BIT_XOR: return "MEDUSA_BIT_XOR";
   }
   return "unknown";
 }
 
+// Calls visit(Op<Msg>{}) for a bitwise operator; a floating-point message has no bits to combine.
+template <template <class> class Op, class Msg, class Visitor>
+void visit_bitwise_combiner(CombinerOp op, Visitor& visit) {
+  if constexpr (std::is_integral_v<Msg>) {
+    visit(Op<Msg>{});
+  } else {
+    (void)visit;
+    MEDUSA_THROW(std::string("Combiner(): the built-in operator ") + combiner_op_name(op) +
+                 " is bitwise and needs an integer message type, but the message type is "
+                 "floating-point; use MEDUSA_LOGICAL_OR / MEDUSA_LOGICAL_AND for 0/1 results, "
+                 "an integer message type, or Combiner(op) with your own operator");
+  }
+}
+
 // Calls visit(OpFunctor<Msg>{}) for the built-in operator `op`. Built-in operators need an
-// arithmetic message type; for others this throws an Error asking for Combiner(op).
+// arithmetic message type (the bitwise ones an integer type); for others this throws an Error.
 template <class Msg, class Visitor>
 void visit_builtin_combiner(CombinerOp op, Visitor&& visit) {
   if constexpr (std::is_arithmetic_v<Msg>) {
@@ -83,8 +121,11 @@ void visit_builtin_combiner(CombinerOp op, Visitor&& visit) {
       case MEDUSA_MIN: visit(MinOp<Msg>{}); return;
       case MEDUSA_MAX: visit(MaxOp<Msg>{}); return;
       case MEDUSA_PRODUCT: visit(ProductOp<Msg>{}); return;
-      case MEDUSA_AND: visit(LogicalAndOp<Msg>{}); return;
-      case MEDUSA_OR: visit(LogicalOrOp<Msg>{}); return;
+      case MEDUSA_LOGICAL_AND: visit(LogicalAndOp<Msg>{}); return;
+      case MEDUSA_LOGICAL_OR: visit(LogicalOrOp<Msg>{}); return;
+      case MEDUSA_BIT_OR: return visit_bitwise_combiner<BitOrOp, Msg>(op, visit);
+      case MEDUSA_BIT_AND: return visit_bitwise_combiner<BitAndOp, Msg>(op, visit);
+      case MEDUSA_BIT_XOR: return visit_bitwise_combiner<BitXorOp, Msg>(op, visit);
     }
     MEDUSA_THROW("Combiner(): Config::combinerOpType holds an unknown operator (" +
                  std::to_string(static_cast<int>(op)) + ")");

@@ -269,8 +269,8 @@ class PartitionedSession : public SessionBase {
   // A launch over the frontier fuses too when the frontier is dense enough that one pass over
   // every in-edge (skipping inactive sources) beats pushing the frontier's edges
   // (pull_fusion.h: prefer_frontier_pull).
-  // A frontier under min or max fuses too, pushed into the combined values where the engine
-  // prefers that (pull_fusion.h: may_push_combine).
+  // A frontier under min, max or bitwise or / and fuses too, pushed into the combined values where
+  // the engine prefers that (pull_fusion.h: may_push_combine).
   template <class Element>
   bool can_defer(Domain domain) const {
     if (!fill_awaits_launch()) return false;
@@ -279,9 +279,9 @@ class PartitionedSession : public SessionBase {
            (engines_[0]->frontier_pull_preferred() ||
             may_push_combine_with<Message>(conf_.combinerOpType));
   }
-  // InitMessageBuffer; EMV<EDGE>::Run(f) over all edges; Combiner() under min or max, in a
-  // program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots): every edge
-  // folds what it sends straight into its tail's combined value, and no slot is written.
+  // InitMessageBuffer; EMV<EDGE>::Run(f) over all edges; Combiner() under min, max or bitwise or /
+  // and, in a program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots):
+  // every edge folds what it sends straight into its tail's combined value, and no slot is written.
   bool can_defer_edges(Domain domain) const {
     return fill_awaits_launch() && domain == Domain::All &&
            may_push_combine_with<Message>(conf_.combinerOpType);

@@ -89,20 +89,25 @@ inline constexpr bool may_stop_at_first_message = has_source_message<Work>::valu
 // dense supersteps took 30.6 ms pulled and 39.4 ms pushed writing slots; 14.3 ms in all without.
 template <class Msg>
 inline constexpr bool is_atomically_foldable = sizeof(Msg) == 4 || sizeof(Msg) == 8;
+// Bitwise or / and fold the same way (atomicOr / atomicAnd). Xor may not: the Combiner folds
+// every unsent slot's fill value too, and f ^ f cancels where f | f does not, so a push's
+// op(fill, sent messages) differs from it unless the fill value is 0.
 template <class Op, class Msg>
-inline constexpr bool may_push_combine = is_min_max_op<Op>::value && is_atomically_foldable<Msg>;
+inline constexpr bool may_push_combine =
+    (is_min_max_op<Op>::value || is_bit_or_and_op<Op>::value) && is_atomically_foldable<Msg>;
 // The same, before the session has chosen the operator's functor.
 template <class Msg>
 bool may_push_combine_with(CombinerOp op) {
-  return (op == MEDUSA_MIN || op == MEDUSA_MAX) && is_atomically_foldable<Msg>;
+  const bool bitwise = (op == MEDUSA_BIT_OR || op == MEDUSA_BIT_AND) && std::is_integral_v<Msg>;
+  return (op == MEDUSA_MIN || op == MEDUSA_MAX || bitwise) && is_atomically_foldable<Msg>;
 }
 
 // One line for the sessions' reports (Config::verbose).
 inline std::string fusion_summary() {
   return "pull-fused with edge-parallel ELIST launches that follow InitMessageBuffer, over all "
          "vertices or over a frontier of E/" + std::to_string(kFrontierPullFraction) +
-         "+ out-edges; a sparser frontier under min / max is pushed into the combined values; "
-         "a VERTEX launch over all vertices after a pass of one message per source runs in its gather";
+         "+ out-edges; a sparser frontier under min / max / bitwise or / and is pushed into the "
+         "combined values; a VERTEX launch over all vertices after a pass of one message per source runs in its gather";
 }
 
 // A message's bytes as an integer, for comparing messages bit for bit (Msg: 8 bytes at most).

@@ -424,9 +424,10 @@ class PartitionEngine {
   bool vertex_held() const { return static_cast<bool>(held_issue_); }
   // Issues a held VERTEX launch as it was made (before any other operation).
   void issue_held_vertex() { issue_held(); }
-  // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): the
-  // combined values start at the fill value and each frontier edge folds its source's message
-  // into its head's (push_combine.cuh), through the queue expansion of an edge-parallel ELIST.
+  // A sparse frontier of uniform sends under min / max / bitwise or / and (pull_fusion.h:
+  // may_push_combine): the combined values start at the fill value and each frontier edge folds its
+  // source's message into its head's (push_combine.cuh), through the queue expansion of an
+  // edge-parallel ELIST.
   template <class Work, class Op>
   void push_combine(const Work& work, const Op& op, const Message& fill) {
     if (receiver_push()) {  // no pass over every vertex: each edge computes its source's message

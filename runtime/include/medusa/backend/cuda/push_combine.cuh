@@ -1,6 +1,6 @@
-// A frontier under min or max, pushed straight into the combined values (common::may_push_combine):
-// run by the queue expansion (queue_expand.cuh) as an edge-parallel element, one atomic fold per
-// frontier edge into its head's value, which starts at the fill value.
+// A frontier under min, max or bitwise or / and, pushed straight into the combined values
+// (common::may_push_combine): run by the queue expansion (queue_expand.cuh) as an edge-parallel
+// element, one atomic fold per frontier edge into its head's value, which starts at the fill value.
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
@@ -37,7 +37,8 @@ __device__ __forceinline__ T load_in_l2(const T* addr) {
   return value;
 }
 
-// *addr = op(*addr, x), atomically, for a 4- or 8-byte message and a min / max operator. Values
+// *addr = op(*addr, x), atomically, for a 4- or 8-byte message and a min / max / bitwise or / and
+// operator (or / and: one atomicOr / atomicAnd on the message's bits, for any integer). Values
 // only move one way under those, so a stale first read can only make the loop try once more, and
 // op(current, x) == current (most edges, once a head has its value) costs no atomic at all. An
 // integer message that would change takes one atomicMin / atomicMax whose result nobody waits for
@@ -51,6 +52,17 @@ __device__ __forceinline__ void atomic_fold(Msg* addr, const Msg& x, const Op& o
   using Word = std::conditional_t<sizeof(Msg) == 4, unsigned int, unsigned long long>;
   using Native = native_min_max_word<Msg>;
   constexpr bool is_min = std::is_same_v<Op, common::MinOp<Msg>>, is_max = std::is_same_v<Op, common::MaxOp<Msg>>;
+  constexpr bool is_or = std::is_same_v<Op, common::BitOrOp<Msg>>, is_and = std::is_same_v<Op, common::BitAndOp<Msg>>;
+  if constexpr (is_or || is_and) {  // (integers only; bits move one way as values do under min / max)
+    const Msg current = in_l2 ? load_in_l2(addr) : *addr;
+    if (op(current, x) == current) return;
+    Word* word = reinterpret_cast<Word*>(addr);
+    Word bits;
+    std::memcpy(&bits, &x, sizeof(Msg));
+    if constexpr (is_or) atomicOr(word, bits);
+    else atomicAnd(word, bits);
+    return;
+  }
   if constexpr (!std::is_void_v<Native> && (is_min || is_max)) {
     const Msg current = in_l2 ? load_in_l2(addr) : *addr;
     if (op(current, x) == current) return;

@@ -184,8 +184,8 @@ class PartitionEngine {
     edges_visited_ += domain == Domain::Active ? frontier_edges_ : edge_count_;
   }
 
-  // A sparse frontier of uniform sends under min / max (pull_fusion.h: may_push_combine): each
-  // frontier edge folds its source's message into its head's combined value.
+  // A sparse frontier of uniform sends under min / max / bitwise or / and (pull_fusion.h:
+  // may_push_combine): each frontier edge folds its source's message into its head's combined value.
   template <class Op>
   void push_combine(const Op& op, const Message& fill) {
     combined_.fill(fill);
