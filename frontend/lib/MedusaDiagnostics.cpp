@@ -76,6 +76,13 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::CombinerSignature, L::Error,
      "combiner operator '%0' must have 'M operator()(const M&, const M&) const' with M the "
      "message type %1"},
+    {Diag::LogicalCombinerOnInteger, L::Warning,
+     "%0 is a logical operator: it folds %1 messages to 0 or 1, not bit by bit; use %2 to "
+     "combine bitmasks (or a bool message type for a logical result)"},
+    {Diag::BitwiseCombinerOnFloat, L::Error,
+     "%0 is a bitwise operator and needs an integer message type, but messages are %1; use an "
+     "integer message type, MEDUSA_LOGICAL_OR / MEDUSA_LOGICAL_AND for 0/1 results, or "
+     "Combiner(MyOp{})"},
     {Diag::HeadInElist, L::Error,
      "e.head() in ELIST functor '%0': the head of every edge in the list is the functor's "
      "vertex parameter; use it instead"},

@@ -58,9 +58,11 @@ class ProgramCollector : public clang::RecursiveASTVisitor<ProgramCollector> {
     if (!op->isAssignmentOp() || !isInMainFile(sm_, op->getBeginLoc())) return true;
     const auto* member = llvm::dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParenImpCasts());
     if (member == nullptr || member->getMemberDecl()->getName() != "combinerOpType") return true;
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getRHS()->IgnoreParenImpCasts()))
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getRHS()->IgnoreParenImpCasts())) {
       model_.combiner_op_types.push_back(ref->getDecl()->getNameAsString());
-    else
+      if (const auto* value = llvm::dyn_cast<clang::EnumConstantDecl>(ref->getDecl()))
+        if (isInNamespace(value, "medusa")) m_.combiner_op_assignments_.push_back({ref, value});
+    } else
       model_.combiner_op_types.push_back("<dynamic>");
     return true;
   }
@@ -147,12 +149,31 @@ bool ProgramMatcher::match(ProgramAst& ast, ProgramModel& model) {
   if (!resolveGraphTypes(ast, model)) return false;
   const bool functors_ok = collectFunctors(ast, model);
   const bool combiners_ok = collectCombiners(ast, model);
+  checkCombinerOpTypes(ast);
   for (const clang::CallExpr* call : builtin_combiner_calls_)
     if (!model.message_is_arithmetic) {
       diags_.report(call->getBeginLoc(), Diag::BuiltinCombinerOnStruct) << ast.types.message;
       return false;
     }
   return functors_ok && combiners_ok && !diags_.hasErrors();
+}
+
+// The logical operators fold an integer bitmask to 0 or 1 (issue #27: a reachability mask ended
+// as "own bit | 1"): warn, naming the bitwise operator. The bitwise ones need integer messages.
+void ProgramMatcher::checkCombinerOpTypes(const ProgramAst& ast) {
+  static const std::map<llvm::StringRef, llvm::StringRef> kLogicalToBitwise = {
+      {"MEDUSA_OR", "MEDUSA_BIT_OR"}, {"MEDUSA_LOGICAL_OR", "MEDUSA_BIT_OR"},
+      {"MEDUSA_AND", "MEDUSA_BIT_AND"}, {"MEDUSA_LOGICAL_AND", "MEDUSA_BIT_AND"}};
+  static const std::set<llvm::StringRef> kBitwise = {"MEDUSA_BIT_OR", "MEDUSA_BIT_AND", "MEDUSA_BIT_XOR"};
+  const clang::QualType message = ast.types.message;
+  for (const auto& [expr, value] : combiner_op_assignments_) {
+    const llvm::StringRef name = value->getName();
+    if (auto it = kLogicalToBitwise.find(name);
+        it != kLogicalToBitwise.end() && message->isIntegerType() && !message->isBooleanType())
+      diags_.report(expr->getExprLoc(), Diag::LogicalCombinerOnInteger) << name << message << it->second;
+    if (kBitwise.count(name) != 0 && message->isFloatingType())
+      diags_.report(expr->getExprLoc(), Diag::BitwiseCombinerOnFloat) << name << message;
+  }
 }
 
 bool ProgramMatcher::resolveGraphTypes(ProgramAst& ast, ProgramModel& model) {

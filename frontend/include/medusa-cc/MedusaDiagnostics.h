@@ -35,6 +35,8 @@ enum class Diag {
   MessageTypeNotTrivial,
   BuiltinCombinerOnStruct,
   CombinerSignature,
+  LogicalCombinerOnInteger,
+  BitwiseCombinerOnFloat,
   HeadInElist,
   // GPU safety (inside functors and everything they call)
   VirtualCall,

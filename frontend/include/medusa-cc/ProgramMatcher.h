@@ -55,6 +55,7 @@ class ProgramMatcher {
   bool resolveGraphTypes(ProgramAst& ast, ProgramModel& model);
   bool collectFunctors(ProgramAst& ast, ProgramModel& model);
   bool collectCombiners(ProgramAst& ast, ProgramModel& model);
+  void checkCombinerOpTypes(const ProgramAst& ast);
   bool checkUserRecord(const clang::CXXRecordDecl* record, const char* what);
   bool checkNames(const clang::CXXRecordDecl* record, bool is_vertex);
   bool checkTriviallyCopyableMembers(const clang::CXXRecordDecl* record, const char* what);
@@ -70,6 +71,8 @@ class ProgramMatcher {
   std::vector<const clang::CXXRecordDecl*> vertex_records_, edge_records_;
   std::vector<std::pair<const clang::CallExpr*, const clang::CXXRecordDecl*>> combiner_calls_;
   std::vector<const clang::CallExpr*> builtin_combiner_calls_;
+  // conf.combinerOpType = <a medusa::CombinerOp enumerator>, checked against the message type.
+  std::vector<std::pair<const clang::Expr*, const clang::EnumConstantDecl*>> combiner_op_assignments_;
   friend class ProgramCollector;
 };
 
