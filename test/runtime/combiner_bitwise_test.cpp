@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bitwise_test {
@@ -379,6 +380,18 @@ TEST_CASE("Bitwise operators ignore repeats (or, and) or not (xor), which decide
   CHECK(may_push_combine_with<Msg>(medusa::MEDUSA_BIT_OR));
   CHECK_FALSE(may_push_combine_with<Msg>(medusa::MEDUSA_BIT_XOR));
   CHECK_FALSE(may_push_combine_with<float>(medusa::MEDUSA_BIT_OR));
+}
+
+TEST_CASE("The session's report names the Combiner's operator, logical or bitwise", "[runtime]") {
+  for (const auto& [op, name] : {std::pair{medusa::MEDUSA_BIT_XOR, "MEDUSA_BIT_XOR"},
+                                 std::pair{medusa::MEDUSA_OR, "MEDUSA_LOGICAL_OR"}}) {
+    GraphT g(2);
+    g.AddEdge(0, 1, Edge{1});
+    medusa::Config conf;
+    conf.combinerOpType = op;
+    auto device = medusa::Init_Device_DS(g, conf);
+    CHECK_THAT(device.report(), Catch::Contains(std::string("Combiner() folds with ") + name));
+  }
 }
 
 TEST_CASE("A bitwise operator on a floating-point message is an error that names a fix", "[runtime]") {

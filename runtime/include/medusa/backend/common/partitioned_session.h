@@ -225,6 +225,8 @@ class PartitionedSession : public SessionBase {
     }
     r += describe_tuning(conf_) + "\n";
     r += "medusa: " + order_.describe() + "\n";
+    if (Program::uses.messages)
+      r += std::string("medusa: Combiner() folds with ") + combiner_op_name(conf_.combinerOpType) + "\n";
     for (const auto& e : engines_) r += e->report();
     return r;
   }
