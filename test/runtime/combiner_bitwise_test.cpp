@@ -56,11 +56,8 @@ struct medusa::ProgramTraits<bitwise_test::Vertex, bitwise_test::Edge> {
   static EdgeArrays bind_edge(void* const* a) { return {static_cast<std::uint32_t*>(a[0])}; }
   // Every superstep starts with InitMessageBuffer and nothing reads a slot after its Combiner, so
   // the EDGE launch and edge-dependent frontiers are pushed without slots, as medusa-cc allows.
-  static constexpr medusa::ProgramUses uses{/*continue_vote=*/false, /*halt_vote=*/false,
-                                            /*vertex_frontier=*/true, /*edge_frontier=*/false,
-                                            /*received=*/false, /*messages=*/true,
-                                            /*edge_reads_combined=*/false, /*vertex_edge_loops=*/false,
-                                            /*combiner_consumes_slots=*/true};
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(
+      medusa::kUsesVertexFrontier | medusa::kUsesMessages | medusa::kUsesCombinerConsumesSlots);
 };
 
 namespace bitwise_test {
