@@ -126,6 +126,9 @@ TEST_CASE("PageRank matches a plain CPU PageRank (karate, random, road-NY)", "[r
       CHECK(stats.supersteps == static_cast<std::uint32_t>(kIterations));
       // Outer replicas of a multi-hop run repeat some edges.
       if (device.replication_hops() == 1) CHECK(stats.edges_visited == kIterations * el.src.size());
+      // One engine for 1 and k partitions: the fused pull pass runs on every partition (one hop of
+      // replicas keeps a vertex's in-edges in one partition).
+      CHECK(device.pull_fusion() == (device.replication_hops() == 1));
       device.Dump_Result(graph);
 
       std::size_t mismatches = 0;

@@ -100,7 +100,7 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
     }
-    pull_fusion_ = engines_.size() == 1 && engines_[0]->pull_fusion();
+    pull_fusion_ = all_engines([](const Engine& e) { return e.pull_fusion(); });
     if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
 
@@ -167,14 +167,17 @@ class PartitionedSession : public SessionBase {
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
-          engines_[0]->issue_pending_gather(op, element);
+          dispatch<VERTEX>(domain, [&](Engine& e, const LaunchRange& r) {
+            if (e.gather_pending()) e.issue_pending_gather(op, element);  // (over the same vertices)
+            else e.template launch<VERTEX>(domain, element, r);
+          });
         });
       }
     }
     if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
-      if (domain == Domain::Received && engines_.size() == 1) {  // may run in the superstep's end
+      if (domain == Domain::Received && !exchange_) {  // may run in the superstep's end
         flush_deferred();
-        if (engines_[0]->hold_receiver_vertex(element)) return;
+        if (engines_.front()->hold_receiver_vertex(element)) return;
       }
     }
     const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
@@ -235,9 +238,8 @@ class PartitionedSession : public SessionBase {
   // Calls launch(engine, range) on every engine with the ranges fresh replicas allow.
   template <ApiKind K, class Launch>
   void dispatch(Domain, const Launch& launch) {
-    if (engines_.size() == 1) {
-      Engine& e = *engines_[0];
-      launch(e, LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
+    if (!exchange_) {
+      launch(*engines_.front(), LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
       return;
     }
     const auto each = [&](const auto& range_of) {
@@ -278,7 +280,7 @@ class PartitionedSession : public SessionBase {
     if (!fill_awaits_launch()) return false;
     if (domain == Domain::All) return true;
     return domain == Domain::Active && Program::uses.vertex_frontier &&
-           (engines_[0]->frontier_pull_preferred() ||
+           (any_engine([](const Engine& e) { return e.frontier_pull_preferred(); }) ||
             may_push_combine_with<Message>(conf_.combinerOpType));
   }
   // InitMessageBuffer; EMV<EDGE>::Run(f) over all edges; Combiner() under min, max or bitwise or /
@@ -291,31 +293,51 @@ class PartitionedSession : public SessionBase {
   // InitMessageBuffer was deferred and no launch holds it yet.
   bool fill_awaits_launch() const { return pull_fusion_ && fill_deferred_ && !deferred_push_; }
   // Holds back `push` (the launch as issued); a built-in Combiner() then calls
-  // fused(engine, op, fill) instead of the fill, the launch and the Combiner.
+  // fused(engine, op, fill) on every partition instead of the fill, the launch and the Combiner.
+  // The fused pass is an edge-side launch over every local head: partitions refresh stale
+  // replicas first (no overlap: the pass folds every in-edge at once).
   template <class Push, class Fused>
   void defer(const Push& push, const Fused& fused) {
     deferred_push_ = push;
     deferred_fused_ = [this, fused](const Message& fill) {
-      visit_builtin_combiner<Message>(conf_.combinerOpType,
-                                      [&](const auto& op) { fused(*engines_[0], op, fill); });
+      if (exchange_ && fresh_hop_ == 0) {
+        refresh_fields();
+        for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
+      }
+      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
+        for (auto& e : engines_) fused(*e, op, fill);
+      });
+      if (exchange_) message_hop_ = std::min(message_hop_, fresh_hop_ - 1);
     };
   }
-  // What the CUDA engine keeps back for a VERTEX launch (one partition): the launch itself, held for
-  // the superstep's end, or a fused pass's gather that the launch may join.
+  template <class Pred>
+  bool any_engine(const Pred& pred) const {
+    return std::any_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+  }
+  template <class Pred>
+  bool all_engines(const Pred& pred) const {
+    return std::all_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+  }
+  // What the CUDA engine keeps back for a VERTEX launch: the launch itself, held for the
+  // superstep's end (one partition), or a fused pass's gather that the launch may join.
   bool vertex_held() const {
-    if constexpr (Engine::kBatchesSupersteps) return engines_[0]->vertex_held();
+    if constexpr (Engine::kBatchesSupersteps) return any_engine([](const Engine& e) { return e.vertex_held(); });
     else return false;
   }
   bool gather_pending() const {
-    if constexpr (Engine::kFusesVertexIntoGather) return engines_[0]->gather_pending();
+    if constexpr (Engine::kFusesVertexIntoGather)
+      return any_engine([](const Engine& e) { return e.gather_pending(); });
     else return false;
   }
   void flush_deferred() {
-    if constexpr (Engine::kBatchesSupersteps) engines_[0]->issue_held_vertex();  // (if it holds one)
+    if constexpr (Engine::kBatchesSupersteps)
+      for (auto& e : engines_) e->issue_held_vertex();  // (if it holds one)
     if constexpr (Engine::kFusesVertexIntoGather) {
       if (gather_pending())
-        visit_builtin_combiner<Message>(conf_.combinerOpType,
-                                        [this](const auto& op) { engines_[0]->issue_pending_gather(op); });
+        visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) {
+          for (auto& e : engines_)
+            if (e->gather_pending()) e->issue_pending_gather(op);
+        });
     }
     if (fill_deferred_) {
       fill_deferred_ = false;
@@ -516,6 +538,7 @@ class PartitionedSession : public SessionBase {
     order_.order = requested == VertexOrder::Degree ? VertexOrder::Degree : VertexOrder::Input;
     order_.reason = requested == VertexOrder::Auto ? "auto: partitions keep ascending IDs" : "requested";
     plan_ = build_partition_plan(t, a, hops_, order_.order);
+    conf_.replicationHops = hops_;  // (the engines' choice of fused forms depends on it)
     fresh_hop_ = hops_;
     message_hop_ = hops_;
   }

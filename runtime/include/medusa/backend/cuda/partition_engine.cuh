@@ -333,15 +333,18 @@ class PartitionEngine {
         if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
-      const bool joinable = !frontier && vertex_fusion_ && combine_count_ == V_;  // by a VERTEX launch
-      // (the VERTEX step before may have computed this pass's messages: source_prefetch.cuh)
-      const bool prefetched = joinable && prefetch_.take(work, user_launches_, d_source_messages_);
+      // Joinable by a VERTEX launch over the vertices it folds (all, or a partition's owned ones).
+      const bool joinable = !frontier && vertex_fusion_ && combine_count_ == owned_count_;
+      // The VERTEX step before may have computed this pass's messages (source_prefetch.cuh); not
+      // for replicas, whose fields the exchange refreshes but whose messages nothing recomputes.
+      const bool prefetchable = joinable && owned_count_ == V_;
+      const bool prefetched = prefetchable && prefetch_.take(work, user_launches_, d_source_messages_);
       const bool one_message = !prefetched && source_messages(work, fill, active, frontier && may_stop);
       const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active, d_source_messages_.data(), fill,
                                                        &d_counters_.data()->source_sent_fill};
       if (joinable) {
         pending_gather_ = gathered;
-        prefetch_.plan(work, V_, E_);
+        if (prefetchable) prefetch_.plan(work, V_, E_);
       } else if (may_stop && one_message)
         gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
                op, d_received_.data());
@@ -916,10 +919,13 @@ class PartitionEngine {
     d_in_src_.upload(t.in_src.data(), E_, stream_.get());
     d_in_pos_.allocate(E_);
     d_in_pos_.upload(pos.data(), E_, stream_.get());
-    std::vector<std::uint32_t> degree(V_);
-    for (std::uint64_t v = 0; v < V_; ++v) degree[v] = static_cast<std::uint32_t>(t.out_degree(static_cast<VertexId>(v)));
-    d_out_degree_.allocate(V_);
-    d_out_degree_.upload(degree.data(), V_, stream_.get());
+    std::vector<std::uint32_t> degree;
+    if (global_id_.empty()) {  // (a partition's functors read global degrees: uploaded already)
+      degree.resize(V_);
+      for (std::uint64_t v = 0; v < V_; ++v) degree[v] = static_cast<std::uint32_t>(t.out_degree(static_cast<VertexId>(v)));
+      d_out_degree_.allocate(V_);
+      d_out_degree_.upload(degree.data(), V_, stream_.get());
+    }
     d_source_messages_.allocate(V_);
     d_bit_range_.allocate(2);
     h_bit_range_ = gpu::PinnedBuffer<unsigned long long>(2);
