@@ -22,6 +22,8 @@
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/combine.cuh>
 #include <medusa/backend/cuda/device.h>
+#include <medusa/backend/cuda/engine/core.cuh>
+#include <medusa/backend/cuda/engine/device_graph.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
@@ -58,60 +60,11 @@ namespace medusa {
 
 namespace gpu {
 
-// Written on the device during a superstep, read back once at its end.
-struct StepCounters {
-  int votes[kVoteSlots];
-  int source_sent_fill;  // an active source's message equals the fill value (gather.cuh: SourceMessageSource)
-  unsigned long long next_active_vertices;
-  unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
-  unsigned long long next_active_edges;
-};
-
-// What the executors need for one launch besides ctx() and the field arrays.
-struct LaunchState {
-  cudaStream_t stream = nullptr;
-  unsigned max_blocks = 1;  // grid cap for the grid-stride kernels
-  const VertexId* active_vertices = nullptr;
-  std::uint64_t active_vertex_count = 0;
-  std::uint64_t active_vertex_edges = 0;
-  const EdgeIndex* active_edges = nullptr;
-  std::uint64_t active_edge_count = 0;
-  const std::uint8_t* received = nullptr;
-  // In a batch after a push that kept one: the receivers as a queue, its length on the device.
-  const VertexId* receiver_queue = nullptr;
-  const unsigned long long* device_receiver_count = nullptr;
-  // In a batch (superstep_batch.cuh): the frontier's size on the device; active_vertex_count and
-  // active_vertex_edges are then only bounds for the grids.
-  const unsigned long long* device_vertex_count = nullptr;
-};
-
-inline unsigned grid_for(std::uint64_t n, unsigned max_blocks) {
-  const std::uint64_t blocks = (n + gpu::kernels::kBlock - 1) / gpu::kernels::kBlock;
-  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks, max_blocks)));
-}
-
-// Makes `ordinal` the current device for the calls in its scope: engines of one run may sit on
-// different GPUs, so every entry point that issues work selects its own.
-class DeviceScope {
- public:
-  explicit DeviceScope(int ordinal) {
-    int current = -1;  // (asking is cheaper than setting: a batched superstep pays for every call)
-    if (cudaGetDevice(&current) != cudaSuccess || current != ordinal) MEDUSA_CUDA_CHECK(cudaSetDevice(ordinal));
-  }
-};
-
 template <class Program>
-class PartitionEngine;
-// The executors (exec.cuh, included at the end).
-template <ApiKind K, class Program, class Element>
-void run_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
-                      const common::LaunchRange& range);
-template <class Program, class Element>
-void run_elist_edges_on_partition(PartitionEngine<Program>& s, Domain domain, const Element& element,
-                                  const common::LaunchRange& range);
+class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program, PartitionEngine<Program>> {
+  using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
+  friend GraphPart;
 
-template <class Program>
-class PartitionEngine {
  public:
   using Vertex = typename Program::Vertex;
   using Edge = typename Program::Edge;
@@ -125,9 +78,7 @@ class PartitionEngine {
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
   PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
-      : conf_(conf), index_(view.index), owned_count_(view.owned_count),
-        combine_count_(view.combine_count), device_(checked_device(conf, slot)),
-        stream_(conf.gpuCount > 1 && conf.partitionsPerGpu > 1, device_.ordinal) {
+      : EngineCore(view, conf, slot) {
     const Topology& t = *view.topology;
     V_ = t.vertex_count;
     E_ = t.edge_count;
@@ -190,42 +141,12 @@ class PartitionEngine {
     gpu::require_fits(plan_, shape, free_bytes, device_.name);
 
     cudaStream_t s = stream_.get();
-    // Topology, copied as built on the host.
-    d_out_offsets_.allocate(t.out_offsets.size());
-    d_out_offsets_.upload(t.out_offsets.data(), t.out_offsets.size(), s);
-    d_out_dst_.allocate(E_);
-    d_out_dst_.upload(t.out_dst.data(), E_, s);
-    d_edge_src_.allocate(E_);
-    d_edge_src_.upload(t.edge_src.data(), E_, s);
-    d_rid_.allocate(E_);
-    d_rid_.upload(t.rid.data(), E_, s);
-    d_in_offsets_.allocate(t.in_offsets.size());
-    d_in_offsets_.upload(t.in_offsets.data(), t.in_offsets.size(), s);
-    if (view.global_id != nullptr) {  // partitioned: the functors' global view
-      d_global_id_.allocate(V_);
-      d_global_id_.upload(view.global_id, V_, s);
-      d_out_degree_.allocate(V_);
-      d_out_degree_.upload(view.out_degree, V_, s);
-      d_in_degree_.allocate(V_);
-      d_in_degree_.upload(view.in_degree, V_, s);
-      global_id_.assign(view.global_id, view.global_id + V_);
-      stream_.sync();  // the view's arrays may go away
-    }
-    out_offsets_ = t.out_offsets;
+    upload_topology(view, t);
     if (layout_.columns()) upload_column_edges(t);
     if (binned) bins_.build(t.in_offsets, combine_count_, m_, sizeof(Message), device_.sm_count, conf.tuning, s);
     if (pull_fusion_) upload_in_edges(t);
 
-    // User fields as structure-of-arrays: vertices in local ID order, edges in CSR order.
-    std::vector<std::byte> staging;
-    upload_fields(Program::vertex_fields, d_vertex_fields_, vertex_ptrs_, graph.vertices().data(),
-                  sizeof(Vertex), V_, view.global_id, staging);
-    upload_fields(Program::edge_fields, d_edge_fields_, edge_ptrs_, graph.edges().data(),
-                  sizeof(Edge), E_, view.input_edge, staging);
-    vertex_arrays_ = Program::bind_vertex(vertex_ptrs_.data());
-    edge_arrays_ = Program::bind_edge(edge_ptrs_.data());
-
-    input_edge_.assign(view.input_edge, view.input_edge + E_);
+    upload_user_fields(view, graph);
 
     // Messages (a program that sends none gets the buffer on its first InitMessageBuffer or
     // Combiner call instead). combined[] starts as Message{}.
@@ -272,19 +193,6 @@ class PartitionEngine {
   PartitionEngine(const PartitionEngine&) = delete;
   PartitionEngine& operator=(const PartitionEngine&) = delete;
 
-  // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
-  void download(Graph<Vertex, Edge>& graph) {
-    gpu::DeviceScope on(device_.ordinal);
-    issue_held();
-    require_exact_counts();
-    stream_.sync();
-    std::vector<std::byte> staging;
-    download_fields(Program::vertex_fields, d_vertex_fields_, graph.vertices().data(),
-                    sizeof(Vertex), owned_count_, global_id_.empty() ? nullptr : global_id_.data(),
-                    staging);
-    download_fields(Program::edge_fields, d_edge_fields_, graph.edges().data(), sizeof(Edge), E_,
-                    input_edge_.data(), staging);
-  }
 
   // Combiner(op): combined[v] = InitMessageBuffer value op each of v's message slots.
   template <class Op>
@@ -704,7 +612,6 @@ class PartitionEngine {
   // ---- For the replica exchange ----------------------------------------------------------------
   int device_ordinal() const { return device_.ordinal; }
   cudaStream_t stream() const { return stream_.get(); }
-  std::byte* vertex_field(std::size_t i) { return d_vertex_fields_[i].data(); }
   std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
   // Supersteps whose source-message pass the host skipped (source_prefetch.cuh), since the last call.
@@ -717,11 +624,7 @@ class PartitionEngine {
     KernelCtx<Message> c;
     c.vertex_count = V_;
     c.edge_count = E_;
-    c.out_offsets = d_out_offsets_.data();
-    c.out_dst = d_out_dst_.data();
-    c.edge_src = d_edge_src_.data();
-    c.rid = d_rid_.data();
-    c.in_offsets = d_in_offsets_.data();
+    this->topology_ctx(c);
     c.messages = d_messages_.data();
     c.send_counts = d_send_counts_.data();
     c.m = m_;
@@ -735,9 +638,6 @@ class PartitionEngine {
       c.next_active_counts = &d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
     }
     c.halted = batch_.device_halted();
-    c.global_id = d_global_id_.data();
-    c.out_degree = d_out_degree_.data();
-    c.in_degree = d_in_degree_.data();
     return c;
   }
   // ctx() plus the column slots of the layout, for thread-per-vertex ELIST launches.
@@ -748,8 +648,6 @@ class PartitionEngine {
     c.column_width = layout_.width;
     return c;
   }
-  const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
-  const EdgeArrays& edge_arrays() const { return edge_arrays_; }
 
   bool pull_fusion() const { return pull_fusion_; }
 
@@ -836,9 +734,6 @@ class PartitionEngine {
     }
     return expansion_.ends();
   }
-  // Local out-edges of heads [lo, hi), and the CSR position of head v's first out-edge.
-  std::uint64_t out_edge_range(VertexId lo, VertexId hi) const { return first_out_edge(hi) - first_out_edge(lo); }
-  EdgeIndex first_out_edge(VertexId v) const { return out_offsets_[v]; }
   // The message buffer, allocated on first use for programs that declared no messages.
   void ensure_message_buffer() {
     if (messages_allocated_) return;
@@ -894,37 +789,6 @@ class PartitionEngine {
     }
   }
 
-  // The layout's column slots (common/edge_layout.h), built on the host from the CSR.
-  void upload_column_edges(const Topology& t) {
-    const common::ColumnMajorEdges c = common::build_column_major(t, layout_.width);
-    d_column_dst_.allocate(c.dst.size());
-    d_column_dst_.upload(c.dst.data(), c.dst.size(), stream_.get());
-    d_column_rid_.allocate(c.rid.size());
-    d_column_rid_.upload(c.rid.data(), c.rid.size(), stream_.get());
-    stream_.sync();  // `c` goes away
-  }
-
-  // in_src and in_pos (the in-edge's position among its source's out-edges) for the fused pass,
-  // and 4-byte out-degrees for the functors' edge_count(): the fused pass asks it of a random
-  // source per in-edge, and the two 8-byte CSR offsets it would read instead double the bytes
-  // that must stay in L2 beside the gathered field (PageRank: rank + offsets = 48 MB at scale 22).
-  void upload_in_edges(const Topology& t) {
-    std::vector<std::uint32_t> pos(E_);
-    for (std::uint64_t j = 0; j < E_; ++j)
-      pos[j] = static_cast<std::uint32_t>(t.in_edge[j] - t.out_offsets[t.in_src[j]]);
-    d_in_src_.allocate(E_);
-    d_in_src_.upload(t.in_src.data(), E_, stream_.get());
-    d_in_pos_.allocate(E_);
-    d_in_pos_.upload(pos.data(), E_, stream_.get());
-    std::vector<std::uint32_t> degree(V_);
-    for (std::uint64_t v = 0; v < V_; ++v) degree[v] = static_cast<std::uint32_t>(t.out_degree(static_cast<VertexId>(v)));
-    d_out_degree_.allocate(V_);
-    d_out_degree_.upload(degree.data(), V_, stream_.get());
-    d_source_messages_.allocate(V_);
-    d_bit_range_.allocate(2);
-    h_bit_range_ = gpu::PinnedBuffer<unsigned long long>(2);
-    stream_.sync();  // `pos` and `degree` go away
-  }
 
   // dst[0 .. n-1] = value, on the session's stream.
   void fill(Message* dst, std::uint64_t n, const Message& value) {
@@ -952,54 +816,7 @@ class PartitionEngine {
     messages_allocated_ = true;
   }
 
-  // Validates the configuration, then picks the GPU (before the stream member is created on it).
-  static gpu::DeviceInfo checked_device(const Config& conf, std::uint32_t slot) {
-    MEDUSA_REQUIRE(conf.partitionsPerGpu >= 1, "Config::partitionsPerGpu must be at least 1");
-    const int gpus_needed = (conf.gpuCount + conf.partitionsPerGpu - 1) / conf.partitionsPerGpu;
-    int visible = 0;
-    if (cudaGetDeviceCount(&visible) == cudaSuccess && gpus_needed > visible && visible > 0)
-      MEDUSA_THROW("gpuCount = " + std::to_string(conf.gpuCount) + " with partitionsPerGpu = " +
-                   std::to_string(conf.partitionsPerGpu) + " needs " + std::to_string(gpus_needed) +
-                   " GPUs but " + std::to_string(visible) +
-                   " are visible (check CUDA_VISIBLE_DEVICES, or raise partitionsPerGpu)");
-    return gpu::select_device(static_cast<int>(slot) / conf.partitionsPerGpu);
-  }
 
-  template <class Specs, class Index>
-  void upload_fields(const Specs& specs, std::vector<gpu::DeviceBuffer<std::byte>>& bufs,
-                            std::array<void*, std::tuple_size<Specs>::value>& ptrs,
-                            const void* records, std::size_t record_size, std::uint64_t count,
-                            const Index* order, std::vector<std::byte>& staging) {
-    bufs.resize(specs.size());
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const FieldSpec& f = specs[i];
-      bufs[i].allocate(f.size * count);
-      ptrs[i] = bufs[i].data();
-      if (count == 0) continue;
-      if (common::needs_upload(f)) {
-        staging.resize(f.size * count);
-        common::gather_field(records, record_size, count, f, staging.data(), order);
-        // Pageable source: returns once the bytes are staged, so `staging` may be reused.
-        bufs[i].upload(staging.data(), staging.size(), stream_.get());
-      } else {
-        bufs[i].zero(stream_.get());  // neither read nor written: allocated for the proxies only
-      }
-    }
-  }
-
-  template <class Specs, class Index>
-  void download_fields(const Specs& specs, const std::vector<gpu::DeviceBuffer<std::byte>>& bufs,
-                       void* records, std::size_t record_size, std::uint64_t count,
-                       const Index* order, std::vector<std::byte>& staging) {
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const FieldSpec& f = specs[i];
-      if (!(f.direction & kDownload) || count == 0) continue;
-      staging.resize(f.size * count);
-      bufs[i].download(staging.data(), staging.size(), stream_.get());
-      stream_.sync();
-      common::scatter_field(staging.data(), f, records, record_size, count, order);
-    }
-  }
 
   // The host's graph.SetActive(v) seeds become the first superstep's Domain::Active.
   void seed_active_vertices(std::vector<VertexId> seeds, const Topology& t) {
@@ -1114,8 +931,6 @@ class PartitionEngine {
     std::swap(d_active_vertices_, d_next_queue_);
   }
 
-  // The vote slots are the first member of the device StepCounters.
-  int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
 
   unsigned compact_grid(std::uint64_t flags) const {  // a thread per kCompactPerThread flags
     return gpu::grid_for((flags + gpu::kernels::kCompactPerThread - 1) / gpu::kernels::kCompactPerThread, max_blocks_);
@@ -1144,26 +959,23 @@ class PartitionEngine {
     }
   }
 
-  static constexpr std::size_t kVertexFields = std::tuple_size<decltype(Program::vertex_fields)>::value;
-  static constexpr std::size_t kEdgeFields = std::tuple_size<decltype(Program::edge_fields)>::value;
-
-  Config conf_;
-  std::uint32_t index_ = 0;
-  VertexId owned_count_ = 0;
-  VertexId combine_count_ = 0;
-  gpu::DeviceInfo device_;
-  gpu::MemoryPlan plan_;
-  common::EdgeLayoutChoice layout_;
-  gpu::EngineStream stream_;
-  std::uint64_t V_ = 0, E_ = 0;
-  std::uint32_t m_ = 1;
-  unsigned max_blocks_ = 1;
+  using GraphPart::layout_;
+  using GraphPart::d_in_src_;
+  using GraphPart::d_in_pos_;
+  using GraphPart::d_out_offsets_;
+  using GraphPart::d_in_offsets_;
+  using GraphPart::d_column_dst_;
+  using GraphPart::d_column_rid_;
+  using GraphPart::vertex_arrays_;
+  using GraphPart::edge_arrays_;
+  using GraphPart::upload_topology;
+  using GraphPart::upload_column_edges;
+  using GraphPart::upload_in_edges;
+  using GraphPart::upload_user_fields;
   CombinerStrategy combiner_ = CombinerStrategy::Auto;
   bool pull_fusion_ = false;
   FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
   gpu::DegreeBins bins_;
-  gpu::DeviceBuffer<VertexId> d_in_src_;        // pull fusion: in-edge sources
-  gpu::DeviceBuffer<std::uint32_t> d_in_pos_;   // and positions among their out-edges
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
   // Tuning::vertexFusion off: a VERTEX launch after a fused pass never runs in its gather.
   bool vertex_fusion_ = conf_.tuning.vertexFusion != Toggle::Off;
@@ -1194,28 +1006,8 @@ class PartitionEngine {
   const std::uint8_t* pushed_sources_ = nullptr;
   gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
   gpu::PinnedBuffer<unsigned long long> h_bit_range_;
-  std::uint32_t superstep_ = 0;
   Message init_value_{};
   bool messages_allocated_ = false;
-  std::uint64_t edges_visited_ = 0;
-  std::vector<EdgeIndex> input_edge_;  // CSR position -> input order, for Dump_Result
-  std::vector<VertexId> global_id_;    // partitioned: local -> global, for Dump_Result
-  std::vector<EdgeIndex> out_offsets_; // host copy, for the edge ranges of launches
-  gpu::DeviceBuffer<VertexId> d_global_id_;
-  gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;  // partitioned (global); out: also pull fusion
-
-  gpu::DeviceBuffer<EdgeIndex> d_out_offsets_;
-  gpu::DeviceBuffer<VertexId> d_out_dst_;
-  gpu::DeviceBuffer<VertexId> d_edge_src_;
-  gpu::DeviceBuffer<EdgeIndex> d_rid_;
-  gpu::DeviceBuffer<EdgeIndex> d_in_offsets_;
-  gpu::DeviceBuffer<EdgeIndex> d_column_rid_;  // the layout's column slots
-  gpu::DeviceBuffer<VertexId> d_column_dst_;
-  std::vector<gpu::DeviceBuffer<std::byte>> d_vertex_fields_, d_edge_fields_;
-  std::array<void*, kVertexFields> vertex_ptrs_{};
-  std::array<void*, kEdgeFields> edge_ptrs_{};
-  VertexArrays vertex_arrays_{};
-  EdgeArrays edge_arrays_{};
 
   gpu::DeviceBuffer<Message> d_messages_;
   gpu::DeviceBuffer<std::uint32_t> d_send_counts_;
@@ -1238,7 +1030,6 @@ class PartitionEngine {
   std::uint64_t active_edge_count_ = 0;
   gpu::DeviceBuffer<std::uint8_t> d_received_;
 
-  gpu::DeviceBuffer<gpu::StepCounters> d_counters_;
   gpu::SuperstepBatch batch_{conf_.tuning};
   // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
   // and, while receivers_valid_, the only vertices whose combined value differs from
@@ -1310,7 +1101,6 @@ class PartitionEngine {
   std::uint64_t batch_start_edges_ = 0;    // edges_visited_ then
   std::uint64_t recorded_host_edges_ = 0;  // what a recorded batch's launches added to edges_visited_
   gpu::DeviceBuffer<std::byte> d_temp_;
-  gpu::PinnedBuffer<gpu::StepCounters> h_counters_;
 };
 
 }  // namespace gpu
