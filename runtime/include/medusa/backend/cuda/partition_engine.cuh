@@ -24,6 +24,7 @@
 #include <medusa/backend/cuda/device.h>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/device_graph.cuh>
+#include <medusa/backend/cuda/engine/message_store.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
@@ -61,9 +62,13 @@ namespace medusa {
 namespace gpu {
 
 template <class Program>
-class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program, PartitionEngine<Program>> {
+class PartitionEngine : private gpu::EngineCore,
+                        public gpu::DeviceGraph<Program, PartitionEngine<Program>>,
+                        public gpu::MessageStore<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
+  using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
   friend GraphPart;
+  friend MessagePart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -73,6 +78,8 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   using EdgeArrays = typename Program::EdgeArrays;
   static constexpr bool kBatchesSupersteps = true;
   static constexpr bool kFusesVertexIntoGather = true;  // (pending_gather_)
+  using MessagePart::ensure_message_buffer;
+  using MessagePart::reset_combined;
 
   // Init_Device_DS for one partition: checks that everything fits in the GPU's free memory,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
@@ -148,11 +155,7 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
 
     upload_user_fields(view, graph);
 
-    // Messages (a program that sends none gets the buffer on its first InitMessageBuffer or
-    // Combiner call instead). combined[] starts as Message{}.
-    if (Program::uses.messages) ensure_message_buffer();
-    d_combined_.allocate(V_);
-    fill(d_combined_.data(), V_, Message{});
+    allocate_messages();
 
     // Frontiers and receivers.
     if (Program::uses.vertex_frontier) {
@@ -193,27 +196,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   PartitionEngine(const PartitionEngine&) = delete;
   PartitionEngine& operator=(const PartitionEngine&) = delete;
 
-
-  // Combiner(op): combined[v] = InitMessageBuffer value op each of v's message slots.
-  template <class Op>
-  void combine(const Op& op) {
-    gpu::DeviceScope on(device_.ordinal);
-    issue_held();
-    if (skips_unbatchable()) return;
-    ensure_message_buffer();
-    materialize_slots();
-    receivers_valid_ = false;
-    cudaStream_t s = stream_.get();
-    if (combiner_ != CombinerStrategy::Cub) {
-      gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
-      return;
-    }
-    const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(combine_count_, op);
-    if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
-    const EdgeIndex* offsets = m_ > 1 ? d_message_offsets_.data() : d_in_offsets_.data();
-    gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
-                           d_combined_.data(), combine_count_, offsets, op, init_value_, s);
-  }
 
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
   // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).
@@ -396,18 +378,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
         gpu::PushFoldEdgeElement<Message, Op, Element>{element, {d_combined_.data(), d_received_.data(), op}, fill},
         common::LaunchRange::whole(V_));
   }
-  // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
-  void reset_combined(const Message& fill) {
-    receivers_valid_ = false;
-    reset_combined(d_combined_.data(), d_received_.data(), fill);
-  }
-  void reset_combined(Message* combined, std::uint8_t* received, const Message& fill) {
-    if (V_ == 0) return;
-    gpu::launch_kernel<gpu::kernels::reset_combined_kernel<Message>>(gpu::grid_for(V_, max_blocks_),
-                                                                     gpu::kernels::kBlock, stream_.get(), combined,
-                                                                     received, V_, fill, batch_.device_halted());
-    MEDUSA_CUDA_CHECK_LAUNCH("reset_combined_kernel");
-  }
   // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
   // fill value for inactive v. With `compare`, returns whether every active source (with
   // out-edges) sends the same message, bit for bit (a read-back: the caller chooses the pass by
@@ -448,19 +418,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   bool frontier_pull_preferred() const {
     return !batch_.active() && pull_fusion_ && Program::uses.vertex_frontier &&
            common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
-  }
-
-  void init_message_buffer(const Message& value) {
-    gpu::DeviceScope on(device_.ordinal);
-    issue_held();
-    if (skips_unbatchable()) return;
-    init_value_ = value;
-    ensure_message_buffer();
-    slots_ = SlotState::Written;
-    fill(d_messages_.data(), E_ * m_, init_value_);
-    d_send_counts_.zero(stream_.get());
-    receivers_valid_ = false;
-    d_received_.zero(stream_.get());
   }
 
   // ---- Launches (the session checked the domain and chose the range) --------------------------
@@ -625,13 +582,9 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
     c.vertex_count = V_;
     c.edge_count = E_;
     this->topology_ctx(c);
-    c.messages = d_messages_.data();
-    c.send_counts = d_send_counts_.data();
-    c.m = m_;
-    c.combined = d_combined_.data();
+    this->message_ctx(c);
     c.next_active_vertex = d_next_active_vertex_.data();
     c.next_active_edge = d_next_active_edge_.data();
-    c.received = d_received_.data();
     c.votes = votes_ptr();
     if (superstep_queued_ && batch_.active()) {
       c.next_active_queue = d_next_queue_.data();
@@ -734,11 +687,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
     }
     return expansion_.ends();
   }
-  // The message buffer, allocated on first use for programs that declared no messages.
-  void ensure_message_buffer() {
-    if (messages_allocated_) return;
-    allocate_message_buffer();
-  }
 
  private:
   // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
@@ -766,55 +714,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
     return src;
   }
 
-  // Writes the slots a fused pass left pending. FromSources (a uniform pass): slot j holds the
-  // message of its in-edge's source (the fill value where that source was inactive).
-  // FrontierSources (an edge-dependent push): slots of sources outside the pushed frontier hold
-  // the fill value.
-  void materialize_slots() {
-    const SlotState state = std::exchange(slots_, SlotState::Written);
-    if (state == SlotState::Written || E_ == 0) return;
-    MEDUSA_REQUIRE(state != SlotState::Unwritten,
-                   "internal: message slots read after a Combiner that medusa-cc found to consume "
-                   "them (ProgramUses::combiner_consumes_slots); please report this program");
-    const unsigned grid = gpu::grid_for(E_, max_blocks_);
-    if (state == SlotState::FromSources) {
-      gpu::kernels::gather_kernel<Message><<<grid, gpu::kernels::kBlock, 0, stream_.get()>>>(
-          d_messages_.data(), d_source_messages_.data(), d_in_src_.data(), E_);
-      MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (pending message slots)");
-    } else {
-      gpu::launch_kernel<gpu::kernels::fill_unsent_slots_kernel<Message>>(
-          grid, gpu::kernels::kBlock, stream_.get(), d_messages_.data(), d_in_src_.data(), pushed_sources_, E_,
-          init_value_);
-      MEDUSA_CUDA_CHECK_LAUNCH("fill_unsent_slots_kernel (pending message slots)");
-    }
-  }
-
-
-  // dst[0 .. n-1] = value, on the session's stream.
-  void fill(Message* dst, std::uint64_t n, const Message& value) {
-    if (n == 0) return;
-    gpu::launch_kernel<gpu::kernels::fill_kernel<Message>>(gpu::grid_for(n, max_blocks_), gpu::kernels::kBlock,
-                                                           stream_.get(), dst, n, value);
-    MEDUSA_CUDA_CHECK_LAUNCH("fill_kernel");
-  }
-
-  // The E*m message slots (and for m > 1 the per-edge send counts and the scaled segment
-  // offsets). Counted in the memory plan whether or not the program sends messages.
-  void allocate_message_buffer() {
-    cudaStream_t s = stream_.get();
-    d_messages_.allocate(E_ * m_);
-    fill(d_messages_.data(), E_ * m_, init_value_);
-    if (m_ > 1) {
-      d_send_counts_.allocate(E_);
-      d_send_counts_.zero(s);
-      d_message_offsets_.allocate(V_ + 1);
-      gpu::kernels::scale_offsets_kernel<EdgeIndex>
-          <<<gpu::grid_for(V_ + 1, max_blocks_), gpu::kernels::kBlock, 0, s>>>(
-              d_message_offsets_.data(), d_in_offsets_.data(), V_ + 1, m_);
-      MEDUSA_CUDA_CHECK_LAUNCH("scale_offsets_kernel");
-    }
-    messages_allocated_ = true;
-  }
 
 
 
@@ -972,11 +871,21 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   using GraphPart::upload_column_edges;
   using GraphPart::upload_in_edges;
   using GraphPart::upload_user_fields;
+  using MessagePart::slots_;
+  using MessagePart::pushed_sources_;
+  using MessagePart::d_source_messages_;
+  using MessagePart::init_value_;
+  using MessagePart::messages_allocated_;
+  using MessagePart::d_messages_;
+  using MessagePart::d_combined_;
+  using MessagePart::d_received_;
+  using MessagePart::d_temp_;
+  using MessagePart::allocate_messages;
+  using MessagePart::materialize_slots;
   CombinerStrategy combiner_ = CombinerStrategy::Auto;
   bool pull_fusion_ = false;
   FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
   gpu::DegreeBins bins_;
-  gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
   // Tuning::vertexFusion off: a VERTEX launch after a fused pass never runs in its gather.
   bool vertex_fusion_ = conf_.tuning.vertexFusion != Toggle::Off;
   std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
@@ -997,22 +906,9 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
     held_issue_ = nullptr;
     held_join_ = nullptr;
   }
-  // Message slots a fused pass left unwritten: Written (none), FromSources (every slot is
-  // d_source_messages_[in_src]), FrontierSources (slots of sources outside the flags
-  // pushed_sources_ points at hold init_value_), Unwritten (a push of a program whose slots
-  // nothing reads again: none are kept).
-  enum class SlotState { Written, FromSources, FrontierSources, Unwritten };
-  SlotState slots_ = SlotState::Written;
-  const std::uint8_t* pushed_sources_ = nullptr;
   gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
   gpu::PinnedBuffer<unsigned long long> h_bit_range_;
-  Message init_value_{};
-  bool messages_allocated_ = false;
 
-  gpu::DeviceBuffer<Message> d_messages_;
-  gpu::DeviceBuffer<std::uint32_t> d_send_counts_;
-  gpu::DeviceBuffer<EdgeIndex> d_message_offsets_;  // in_offsets * m, only for m > 1
-  gpu::DeviceBuffer<Message> d_combined_;
 
   gpu::DeviceBuffer<std::uint8_t> d_next_active_vertex_;
   gpu::DeviceBuffer<VertexId> d_active_vertices_;
@@ -1028,7 +924,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   gpu::DeviceBuffer<std::uint8_t> d_next_active_edge_;
   gpu::DeviceBuffer<EdgeIndex> d_active_edges_;
   std::uint64_t active_edge_count_ = 0;
-  gpu::DeviceBuffer<std::uint8_t> d_received_;
 
   gpu::SuperstepBatch batch_{conf_.tuning};
   // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
@@ -1100,7 +995,6 @@ class PartitionEngine : private gpu::EngineCore, public gpu::DeviceGraph<Program
   HostStepState batch_start_{};  // at the start of the batch being issued
   std::uint64_t batch_start_edges_ = 0;    // edges_visited_ then
   std::uint64_t recorded_host_edges_ = 0;  // what a recorded batch's launches added to edges_visited_
-  gpu::DeviceBuffer<std::byte> d_temp_;
 };
 
 }  // namespace gpu
