@@ -24,6 +24,7 @@
 #include <medusa/backend/cuda/device.h>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/device_graph.cuh>
+#include <medusa/backend/cuda/engine/frontiers.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -64,11 +65,14 @@ namespace gpu {
 template <class Program>
 class PartitionEngine : private gpu::EngineCore,
                         public gpu::DeviceGraph<Program, PartitionEngine<Program>>,
-                        public gpu::MessageStore<Program, PartitionEngine<Program>> {
+                        public gpu::MessageStore<Program, PartitionEngine<Program>>,
+                        public gpu::Frontiers<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
+  using FrontierPart = gpu::Frontiers<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
+  friend FrontierPart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -85,7 +89,7 @@ class PartitionEngine : private gpu::EngineCore,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
   PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
-      : EngineCore(view, conf, slot) {
+      : EngineCore(view, conf, slot), FrontierPart(conf.tuning) {
     const Topology& t = *view.topology;
     V_ = t.vertex_count;
     E_ = t.edge_count;
@@ -158,24 +162,7 @@ class PartitionEngine : private gpu::EngineCore,
     allocate_messages();
 
     // Frontiers and receivers.
-    if (Program::uses.vertex_frontier) {
-      const std::uint64_t flag_words = (V_ + 3) / 4 * 4;  // whole words: a queued SetActive sets one by word
-      d_next_active_vertex_.allocate(flag_words);
-      d_next_active_vertex_.zero(s);
-      d_active_vertices_.allocate(V_);
-      if (queued_frontier_) d_next_queue_.allocate(V_);
-      expansion_.allocate(V_);
-      if (pull_fusion_) {
-        d_active_flags_.allocate(flag_words);
-        d_pushed_flags_.allocate(flag_words);
-      }
-      seed_active_vertices(seeds, t);
-    }
-    if (Program::uses.edge_frontier) {
-      d_next_active_edge_.allocate(E_);
-      d_next_active_edge_.zero(s);
-      d_active_edges_.allocate(E_);
-    }
+    allocate_frontiers(seeds, t);
     if (Program::uses.received) {
       d_received_.allocate((V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
       d_received_.zero(s);
@@ -569,7 +556,6 @@ class PartitionEngine : private gpu::EngineCore,
   // ---- For the replica exchange ----------------------------------------------------------------
   int device_ordinal() const { return device_.ordinal; }
   cudaStream_t stream() const { return stream_.get(); }
-  std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
   // Supersteps whose source-message pass the host skipped (source_prefetch.cuh), since the last call.
   std::uint32_t take_source_prefetches() { return prefetch_.take_hits(); }
@@ -583,13 +569,8 @@ class PartitionEngine : private gpu::EngineCore,
     c.edge_count = E_;
     this->topology_ctx(c);
     this->message_ctx(c);
-    c.next_active_vertex = d_next_active_vertex_.data();
-    c.next_active_edge = d_next_active_edge_.data();
+    this->frontier_ctx(c);
     c.votes = votes_ptr();
-    if (superstep_queued_ && batch_.active()) {
-      c.next_active_queue = d_next_queue_.data();
-      c.next_active_counts = &d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
-    }
     c.halted = batch_.device_halted();
     return c;
   }
@@ -669,24 +650,6 @@ class PartitionEngine : private gpu::EngineCore,
     return l;
   }
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
-  // A launch over the vertex frontier visits its out-edges (in a batch, counted on the device).
-  void add_frontier_edges_visited() {
-    if (batch_.active())
-      batch_.count_frontier_launch();
-    else
-      edges_visited_ += active_vertex_edges_;
-  }
-  // Whether this superstep's frontier is expanded edge-balanced (queue_expand.cuh).
-  bool balanced_expansion() const { return !batch_.active() && expansion_.wanted(active_vertex_edges_); }
-  // Inclusive scan of the queued vertices' out-degrees, made once per queue (queue_expand.cuh).
-  const unsigned long long* active_degree_scan() {
-    if (!active_scan_valid_) {
-      expansion_.scan(d_active_vertices_.data(), active_vertex_count_, d_out_offsets_.data(),
-                      max_blocks_, stream_.get());
-      active_scan_valid_ = true;
-    }
-    return expansion_.ends();
-  }
 
  private:
   // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
@@ -716,30 +679,6 @@ class PartitionEngine : private gpu::EngineCore,
 
 
 
-
-  // The host's graph.SetActive(v) seeds become the first superstep's Domain::Active.
-  void seed_active_vertices(std::vector<VertexId> seeds, const Topology& t) {
-    std::sort(seeds.begin(), seeds.end());  // (the session checked the global IDs)
-    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
-    if (!seeds.empty())
-      MEDUSA_REQUIRE(seeds.back() < V_, "graph.SetActive(" + std::to_string(seeds.back()) +
-                                            "): no such vertex (the graph has " +
-                                            std::to_string(V_) + " vertices)");
-    active_vertex_count_ = seeds.size();
-    active_vertex_edges_ = 0;
-    for (VertexId v : seeds) active_vertex_edges_ += t.out_degree(v);
-    d_active_vertices_.upload(seeds.data(), seeds.size(), stream_.get());
-    if (d_active_flags_.size() != 0) {
-      d_active_flags_.zero(stream_.get());
-      if (!seeds.empty()) {
-        gpu::kernels::mark_queued_kernel<VertexId><<<gpu::grid_for(seeds.size(), max_blocks_), gpu::kernels::kBlock, 0,
-                                                     stream_.get()>>>(d_active_vertices_.data(), seeds.size(),
-                                                                      d_active_flags_.data());
-        MEDUSA_CUDA_CHECK_LAUNCH("mark_queued_kernel");
-      }
-    }
-    stream_.sync();  // `seeds` is about to go away
-  }
 
   // Called by every operation a batch cannot run (it needs exact counts, or its kernels do not
   // check `halted`): reads a batch in progress back and ends it. Returns whether a superstep of
@@ -824,39 +763,6 @@ class PartitionEngine : private gpu::EngineCore,
     ++combined_swaps_;
   }
 
-  // The end of a queued superstep: the next frontier's flags and queue become the current ones.
-  void swap_queued_frontiers() {
-    std::swap(d_active_flags_, d_next_active_vertex_);
-    std::swap(d_active_vertices_, d_next_queue_);
-  }
-
-
-  unsigned compact_grid(std::uint64_t flags) const {  // a thread per kCompactPerThread flags
-    return gpu::grid_for((flags + gpu::kernels::kCompactPerThread - 1) / gpu::kernels::kCompactPerThread, max_blocks_);
-  }
-  // SetActive flags of this superstep -> the queues the next superstep's Domain::Active reads.
-  void promote_frontiers(cudaStream_t s) {
-    gpu::StepCounters* c = d_counters_.data();
-    // A batch that ended mid-superstep: SetActive() counted what the compaction counts again.
-    if (superstep_queued_)
-      MEDUSA_CUDA_CHECK(cudaMemsetAsync(&c->next_active_vertices, 0, 2 * sizeof(unsigned long long), s));
-    // Pending slots of a push still need its frontier's flags: the compaction writes the other copy.
-    if (slots_ == SlotState::FrontierSources && pushed_sources_ == d_active_flags_.data())
-      std::swap(d_active_flags_, d_pushed_flags_);
-    if (Program::uses.vertex_frontier && V_ != 0) {
-      gpu::launch_kernel<gpu::kernels::compact_flags_kernel<VertexId>>(
-          compact_grid(V_), gpu::kernels::kBlock, s, d_next_active_vertex_.data(), V_, d_active_vertices_.data(),
-          &c->next_active_vertices, d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(),
-          batch_.device_halted());
-      MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
-    }
-    if (Program::uses.edge_frontier && E_ != 0) {
-      gpu::launch_kernel<gpu::kernels::compact_flags_kernel<EdgeIndex>>(
-          compact_grid(E_), gpu::kernels::kBlock, s, d_next_active_edge_.data(), E_, d_active_edges_.data(),
-          &c->next_active_edges, nullptr, nullptr, nullptr, nullptr);
-      MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
-    }
-  }
 
   using GraphPart::layout_;
   using GraphPart::d_in_src_;
@@ -882,6 +788,22 @@ class PartitionEngine : private gpu::EngineCore,
   using MessagePart::d_temp_;
   using MessagePart::allocate_messages;
   using MessagePart::materialize_slots;
+  using FrontierPart::d_next_active_vertex_;
+  using FrontierPart::d_active_vertices_;
+  using FrontierPart::d_next_queue_;
+  using FrontierPart::queued_frontier_;
+  using FrontierPart::superstep_queued_;
+  using FrontierPart::queued_swaps_;
+  using FrontierPart::d_active_flags_;
+  using FrontierPart::d_pushed_flags_;
+  using FrontierPart::active_scan_valid_;
+  using FrontierPart::active_vertex_count_;
+  using FrontierPart::active_vertex_edges_;
+  using FrontierPart::d_active_edges_;
+  using FrontierPart::active_edge_count_;
+  using FrontierPart::allocate_frontiers;
+  using FrontierPart::swap_queued_frontiers;
+  using FrontierPart::promote_frontiers;
   CombinerStrategy combiner_ = CombinerStrategy::Auto;
   bool pull_fusion_ = false;
   FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
@@ -910,20 +832,6 @@ class PartitionEngine : private gpu::EngineCore,
   gpu::PinnedBuffer<unsigned long long> h_bit_range_;
 
 
-  gpu::DeviceBuffer<std::uint8_t> d_next_active_vertex_;
-  gpu::DeviceBuffer<VertexId> d_active_vertices_;
-  // In a batch, SetActive() queues the next frontier here (queued_frontier_, superstep_queued_).
-  gpu::DeviceBuffer<VertexId> d_next_queue_;
-  bool queued_frontier_ = false, superstep_queued_ = false;
-  std::uint32_t queued_swaps_ = 0;  // swap_queued_frontiers() calls since the batch started
-  gpu::QueueExpansion expansion_{conf_.tuning.queueExpand};  // degree scan of d_active_vertices_
-  gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)
-  gpu::DeviceBuffer<std::uint8_t> d_pushed_flags_;  // a pushed frontier's, while its slots are pending
-  bool active_scan_valid_ = false;
-  std::uint64_t active_vertex_count_ = 0, active_vertex_edges_ = 0;
-  gpu::DeviceBuffer<std::uint8_t> d_next_active_edge_;
-  gpu::DeviceBuffer<EdgeIndex> d_active_edges_;
-  std::uint64_t active_edge_count_ = 0;
 
   gpu::SuperstepBatch batch_{conf_.tuning};
   // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
