@@ -25,6 +25,9 @@
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/device_graph.cuh>
 #include <medusa/backend/cuda/engine/frontiers.cuh>
+#include <medusa/backend/cuda/engine/fusion.cuh>
+#include <medusa/backend/cuda/engine/held_vertex.cuh>
+#include <medusa/backend/cuda/engine/receiver_queues.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -66,13 +69,22 @@ template <class Program>
 class PartitionEngine : private gpu::EngineCore,
                         public gpu::DeviceGraph<Program, PartitionEngine<Program>>,
                         public gpu::MessageStore<Program, PartitionEngine<Program>>,
-                        public gpu::Frontiers<Program, PartitionEngine<Program>> {
+                        public gpu::Frontiers<Program, PartitionEngine<Program>>,
+                        public gpu::ReceiverQueues<Program, PartitionEngine<Program>>,
+                        public gpu::Fusion<Program, PartitionEngine<Program>>,
+                        public gpu::HeldVertex<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
   using FrontierPart = gpu::Frontiers<Program, PartitionEngine>;
+  using ReceiverPart = gpu::ReceiverQueues<Program, PartitionEngine>;
+  using FusionPart = gpu::Fusion<Program, PartitionEngine>;
+  using HeldPart = gpu::HeldVertex<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
   friend FrontierPart;
+  friend ReceiverPart;
+  friend FusionPart;
+  friend HeldPart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -89,7 +101,7 @@ class PartitionEngine : private gpu::EngineCore,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
   PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
-      : EngineCore(view, conf, slot), FrontierPart(conf.tuning) {
+      : EngineCore(view, conf, slot), FrontierPart(conf.tuning), FusionPart(conf.tuning), HeldPart(conf.tuning) {
     const Topology& t = *view.topology;
     V_ = t.vertex_count;
     E_ = t.edge_count;
@@ -167,11 +179,7 @@ class PartitionEngine : private gpu::EngineCore,
       d_received_.allocate((V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
       d_received_.zero(s);
     }
-    if (receiver_queues_) {
-      for (auto& q : d_receivers_) q.allocate(V_);
-      d_combined_spare_.allocate(V_);
-      d_received_spare_.allocate((V_ + 3) / 4 * 4);
-    }
+    allocate_receiver_queues();
     d_counters_.allocate(1);
     d_counters_.zero(s);
     batch_.allocate();
@@ -183,229 +191,6 @@ class PartitionEngine : private gpu::EngineCore,
   PartitionEngine(const PartitionEngine&) = delete;
   PartitionEngine& operator=(const PartitionEngine&) = delete;
 
-
-  // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
-  // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).
-  // Over Domain::Active only the in-edges of frontier vertices run their work.
-  template <class Work, class Op>
-  void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
-    gpu::DeviceScope on(device_.ordinal);
-    issue_held();
-    // A batch may pull over every vertex, and push a frontier unless the push would leave slots
-    // pending on its flags (a pulled frontier would count its edges from a stale size).
-    constexpr bool pushable = common::may_push_combine<Op, Message> &&
-                              (common::has_source_message<Work>::value || Program::uses.combiner_consumes_slots);
-    const bool batchable = domain == Domain::All || pushable;
-    if (batch_.stopped() || (!batchable && skips_unbatchable())) return;
-    init_value_ = fill;
-    ensure_message_buffer();
-    const bool frontier = domain == Domain::Active;
-    const std::uint8_t* active = frontier ? d_active_flags_.data() : nullptr;
-    if constexpr (common::has_source_message<Work>::value) {  // one message per source vertex
-      // Every slot would hold its source's message (the fill value for an inactive source): the
-      // slots are left unwritten until something reads or writes them (materialize_slots),
-      // usually never (PageRank, BFS).
-      slots_ = SlotState::FromSources;
-      if constexpr (common::may_push_combine<Op, Message>) {
-        if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
-      }
-      constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
-      const bool joinable = !frontier && vertex_fusion_ && combine_count_ == V_;  // by a VERTEX launch
-      // (the VERTEX step before may have computed this pass's messages: source_prefetch.cuh)
-      const bool prefetched = joinable && prefetch_.take(work, user_launches_, d_source_messages_);
-      const bool one_message = !prefetched && source_messages(work, fill, active, frontier && may_stop);
-      const gpu::SourceMessageSource<Message> gathered{d_in_src_.data(), active, d_source_messages_.data(), fill,
-                                                       &d_counters_.data()->source_sent_fill};
-      if (joinable) {
-        pending_gather_ = gathered;
-        prefetch_.plan(work, V_, E_);
-      } else if (may_stop && one_message)
-        gather(gpu::FirstActiveSource<Message>{d_in_src_.data(), active, d_source_messages_.data(), fill},
-               op, d_received_.data());
-      else
-        gather(gathered, op, d_received_.data());
-    } else {
-      if constexpr (common::may_push_combine<Op, Message>) {
-        if (frontier && push_fold_preferred()) return push_fold(work, op, fill);
-      }
-      slots_ = SlotState::Written;
-      using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
-      gather(Source{ctx(), vertex_arrays_, edge_arrays_, work, d_in_src_.data(), d_in_pos_.data(),
-                    active, d_messages_.data(), fill},
-             op, d_received_.data());
-    }
-    edges_visited_ += frontier ? active_vertex_edges_ : E_;
-  }
-  // The gather of a fused pass over every vertex with one message per source waits for the next
-  // operation: a VERTEX launch over every vertex runs in it, on the thread that folds the vertex
-  // (it reads only its own vertex and combined value; the gather reads only the source messages
-  // computed before). Anything else issues the gather alone first. The session calls one of these.
-  bool gather_pending() const { return pending_gather_.has_value(); }
-  template <class Op>
-  void issue_pending_gather(const Op& op) {
-    gpu::DeviceScope on(device_.ordinal);
-    gather(take_pending_gather(), op, d_received_.data());
-    prefetch_.issued(/*computed=*/false, user_launches_);
-  }
-  // The VERTEX step may also compute the next superstep's source messages (source_prefetch.cuh).
-  template <class Op, class Element>
-  void issue_pending_gather(const Op& op, const Element& vertex_element) {
-    gpu::DeviceScope on(device_.ordinal);
-    const gpu::VertexStep<Message, VertexArrays, EdgeArrays, Element> step{ctx(), vertex_arrays_, edge_arrays_,
-                                                                           vertex_element};
-    using Work = typename gpu::next_source_work<Element>::type;
-    if constexpr (!std::is_void_v<Work>) {
-      if (const Work* work = prefetch_.template planned<Work>(V_)) {
-        gather(take_pending_gather(), op, d_received_.data(),
-               gpu::VertexStepThenMessage<Message, VertexArrays, EdgeArrays, Element, Work>{step, *work,
-                                                                                          prefetch_.next()});
-        prefetch_.issued(/*computed=*/true, user_launches_);
-        return;
-      }
-    }
-    gather(take_pending_gather(), op, d_received_.data(), step);
-    prefetch_.issued(/*computed=*/false, user_launches_);
-  }
-  // ---- The VERTEX launch over a batched push's receivers, joined with the superstep's end ----
-  // Held back when it may be the last operation of a queued superstep: finish_batched_superstep
-  // then runs it in the kernel that ends the superstep; any other operation issues it first.
-  template <class Element>
-  bool hold_receiver_vertex(const Element& element) {
-    if (!end_fusion_ || !receiver_queues_ || !batch_.active() || batch_.stopped() || !superstep_queued_ ||
-        !receivers_valid_)
-      return false;
-    issue_held();
-    held_issue_ = [this, element] {
-      gpu::run_on_partition<VERTEX>(*this, Domain::Received, element, common::LaunchRange::whole(V_));
-    };
-    held_join_ = [this, element](const gpu::kernels::QueuedSuperstepEnd<gpu::StepCounters>& end) {
-      const bool reset = spare_ == SpareState::Dirty;
-      const gpu::kernels::ReceiverTail<Message> tail{d_receivers_[receivers_queue_].data(),
-                                            batch_.device_receiver_count(receivers_queue_),
-                                            reset ? d_receivers_[spare_queue_].data() : nullptr,
-                                            batch_.device_receiver_count(spare_queue_),
-                                            d_combined_spare_.data(),
-                                            d_received_spare_.data(),
-                                            spare_fill_};
-      const std::uint64_t threads = std::max(batch_.vertex_edge_bound(), batch_.vertex_bound());
-      note_user_launch();
-      gpu::launch_kernel<
-          gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays, EdgeArrays, Element>>(
-          gpu::grid_for(threads, max_blocks_), 256, stream_.get(), ctx(), vertex_arrays_, edge_arrays_, element, tail,
-          end);
-      MEDUSA_CUDA_CHECK_LAUNCH("receivers_vertex_end_kernel");
-      if (reset) spare_ = SpareState::Clean;
-    };
-    return true;
-  }
-  bool vertex_held() const { return static_cast<bool>(held_issue_); }
-  // Issues a held VERTEX launch as it was made (before any other operation).
-  void issue_held_vertex() { issue_held(); }
-  // A sparse frontier of uniform sends under min / max / bitwise or / and (pull_fusion.h:
-  // may_push_combine): the combined values start at the fill value and each frontier edge folds its
-  // source's message into its head's (push_combine.cuh), through the queue expansion of an
-  // edge-parallel ELIST.
-  template <class Work, class Op>
-  void push_combine(const Work& work, const Op& op, const Message& fill) {
-    if (receiver_push()) {  // no pass over every vertex: each edge computes its source's message
-      slots_ = SlotState::Unwritten;
-      const gpu::ReceiverQueue receivers = start_receiver_push(fill);
-      gpu::run_elist_edges_on_partition(
-          *this, Domain::Active,
-          gpu::PushSourceElement<Message, Op, Work>{
-              work, {d_combined_.data(), d_received_.data(), op, receivers, /*frontier=*/true}},
-          common::LaunchRange::whole(V_));
-      return;
-    }
-    source_messages(work, fill, d_active_flags_.data(), false, /*reset_combined=*/true);
-    gpu::run_elist_edges_on_partition(
-        *this, Domain::Active,
-        gpu::PushCombineElement<Message, Op>{d_source_messages_.data(),
-                                             {d_combined_.data(), d_received_.data(), op, {}, /*frontier=*/true}},
-        common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
-  }
-  // A frontier of sends that depend on the edge, under min / max: the combined values start at the
-  // fill value, each frontier edge runs its work, writes its slot and folds what it sent into its
-  // head's value (push_combine.cuh). The other slots are left pending as the fill value, with the
-  // frontier's flags kept to tell them apart (materialize_slots). When nothing reads the slots
-  // after the Combiner (combiner_consumes_slots), none is written.
-  template <class Work, class Op>
-  void push_fold(const Work& work, const Op& op, const Message& fill) {
-    constexpr bool write_slots = !Program::uses.combiner_consumes_slots;
-    gpu::ReceiverQueue receivers;
-    if (receiver_push()) {
-      receivers = start_receiver_push(fill);
-    } else {
-      reset_combined(fill);
-    }
-    gpu::run_elist_edges_on_partition(
-        *this, Domain::Active,
-        gpu::PushFoldElement<Message, Op, Work>{
-            work, {d_combined_.data(), d_received_.data(), op, receivers, /*frontier=*/true}, fill, write_slots},
-        common::LaunchRange::whole(V_));  // (counts the frontier's edges as visited)
-    slots_ = write_slots ? SlotState::FrontierSources : SlotState::Unwritten;
-    pushed_sources_ = d_active_flags_.data();
-  }
-  // InitMessageBuffer(fill); EMV<EDGE>::Run(element) over all edges; Combiner(op) in a program
-  // whose Combiner consumes its slots, under min / max (the session deferred them): the combined
-  // values start at the fill value and every edge folds what it sends into its tail's; no slot is
-  // written (SSSP and BFS in the paper's EDGE form).
-  template <class Element, class Op>
-  void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
-    static_assert(Program::uses.combiner_consumes_slots, "push_fold_edges: the slots must not be read");
-    gpu::DeviceScope on(device_.ordinal);
-    issue_held();
-    if (skips_unbatchable()) return;
-    init_value_ = fill;
-    ensure_message_buffer();
-    reset_combined(fill);
-    slots_ = SlotState::Unwritten;
-    gpu::run_on_partition<EDGE>(  // (counts the edges as visited)
-        *this, Domain::All,
-        gpu::PushFoldEdgeElement<Message, Op, Element>{element, {d_combined_.data(), d_received_.data(), op}, fill},
-        common::LaunchRange::whole(V_));
-  }
-  // d_source_messages_[v] = the message of v, or with frontier flags `active`, of active v and the
-  // fill value for inactive v. With `compare`, returns whether every active source (with
-  // out-edges) sends the same message, bit for bit (a read-back: the caller chooses the pass by
-  // it). With `reset_combined`, the combined values become the fill value and the receivers' flags
-  // 0 in the same pass (push_combine).
-  template <class Work>
-  bool source_messages(const Work& work, const Message& fill, const std::uint8_t* active, bool compare,
-                       bool reset_combined = false) {
-    if (reset_combined) receivers_valid_ = false;
-    if (V_ == 0) return false;
-    cudaStream_t s = stream_.get();
-    if (compare) {
-      h_bit_range_[0] = ~0ull;
-      h_bit_range_[1] = 0;
-      d_bit_range_.upload(h_bit_range_.data(), 2, s);
-    }
-    gpu::launch_kernel<gpu::kernels::source_message_kernel<Message, VertexArrays, EdgeArrays, Work>>(
-        gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, s, ctx(), vertex_arrays_, edge_arrays_, work, active,
-        V_, fill, d_source_messages_.data(), compare ? d_bit_range_.data() : nullptr,
-        reset_combined ? d_combined_.data() : nullptr, reset_combined ? d_received_.data() : nullptr,
-        active != nullptr ? &d_counters_.data()->source_sent_fill : nullptr);
-    MEDUSA_CUDA_CHECK_LAUNCH("source_message_kernel");
-    if (!compare) return false;
-    d_bit_range_.download(h_bit_range_.data(), 2, s);
-    stream_.sync();
-    return h_bit_range_[0] == h_bit_range_[1];
-  }
-
-  // Whether a frontier of edge-dependent sends is pushed: a sparse one always; a dense one too when
-  // the push writes no slot (on Kronecker scale 22, H100, SSSP-Q took 14.3 ms with every frontier
-  // pushed that way against 34.5 ms with the dense ones pulled; writing the slots, the dense pushes
-  // cost more than the pulls).
-  bool push_fold_preferred() const {
-    if (!frontier_pull_preferred()) return true;
-    return Program::uses.combiner_consumes_slots && frontier_pull_ != FrontierPull::Always;
-  }
-  // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
-  bool frontier_pull_preferred() const {
-    return !batch_.active() && pull_fusion_ && Program::uses.vertex_frontier &&
-           common::prefer_frontier_pull(frontier_pull_, active_vertex_edges_, E_);
-  }
 
   // ---- Launches (the session checked the domain and chose the range) --------------------------
   template <ApiKind K, class Element>
@@ -557,10 +342,6 @@ class PartitionEngine : private gpu::EngineCore,
   int device_ordinal() const { return device_.ordinal; }
   cudaStream_t stream() const { return stream_.get(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
-  // Supersteps whose source-message pass the host skipped (source_prefetch.cuh), since the last call.
-  std::uint32_t take_source_prefetches() { return prefetch_.take_hits(); }
-  // A launch that runs user code: it may change what a prefetched source message would read.
-  void note_user_launch() { ++user_launches_; }
 
   // Device pointers for one launch (valid on the GPU only).
   KernelCtx<Message> ctx() const {
@@ -583,7 +364,6 @@ class PartitionEngine : private gpu::EngineCore,
     return c;
   }
 
-  bool pull_fusion() const { return pull_fusion_; }
 
   // Layout, memory use and execution strategies, for Config::verbose and users tuning a program.
   std::string report() const {
@@ -652,30 +432,6 @@ class PartitionEngine : private gpu::EngineCore,
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
 
  private:
-  // One fold per vertex of [0, combine_count_) over its slots, values from `src`.
-  // `then(v)` runs after v's fold (gather.cuh: NoVertexStep, VertexStep).
-  template <class Source, class Op, class Then = gpu::NoVertexStep>
-  void gather(const Source& src, const Op& op, std::uint8_t* received, const Then& then = {}) {
-    receivers_valid_ = false;
-    note_user_launch();  // (a fused pass runs the work; a VertexStep the VERTEX functor)
-    const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
-                                      batch_.device_halted()};
-    cudaStream_t s = stream_.get();
-    switch (combiner_) {
-      case CombinerStrategy::Group4:
-        return gpu::gather_uniform<4, Message>(src, out, combine_count_, op, max_blocks_, s, then);
-      case CombinerStrategy::Warp:
-        return gpu::gather_uniform<32, Message>(src, out, combine_count_, op, max_blocks_, s, then);
-      default:
-        return gpu::gather_binned<Message>(src, out, bins_, op, max_blocks_, s, then);
-    }
-  }
-  gpu::SourceMessageSource<Message> take_pending_gather() {
-    MEDUSA_REQUIRE(pending_gather_.has_value(), "internal: no gather is pending");
-    const gpu::SourceMessageSource<Message> src = *pending_gather_;
-    pending_gather_.reset();
-    return src;
-  }
 
 
 
@@ -724,44 +480,6 @@ class PartitionEngine : private gpu::EngineCore,
     return o;
   }
 
-  // A push of a batch whose slots nothing reads: it keeps its receivers as a queue.
-  bool receiver_push() const { return receiver_queues_ && batch_.active(); }
-  // Readies the combined values and receiver flags a push folds into, and returns the queue it
-  // appends to. Such pushes alternate between two copies of both: the one a push leaves stays
-  // current (combined_msg() reads it until the next Combiner), and the spare one differs from the
-  // fill value only at the receivers of the push before. The end of the superstep resets those when
-  // it runs the VERTEX launch over the receivers (receivers_vertex_end_kernel); otherwise the
-  // push resets them here, or every vertex when it knows nothing of the spare.
-  gpu::ReceiverQueue start_receiver_push(const Message& fill) {
-    cudaStream_t s = stream_.get();
-    const int next = receivers_queue_ ^ 1;
-    unsigned long long* next_count = batch_.device_receiver_count(next);
-    const bool same_fill = std::memcmp(&fill, &spare_fill_, sizeof(Message)) == 0;
-    if (spare_ == SpareState::Dirty && same_fill) {
-      MEDUSA_REQUIRE(spare_queue_ == next, "internal: the spare receivers are not in the next push's queue");
-      gpu::launch_kernel<gpu::kernels::reset_receivers_kernel<Message>>(
-          gpu::grid_for(batch_.vertex_edge_bound(), max_blocks_), gpu::kernels::kBlock, s, d_combined_spare_.data(),
-          d_received_spare_.data(), d_receivers_[next].data(), next_count, fill, batch_.device_halted());
-      MEDUSA_CUDA_CHECK_LAUNCH("reset_receivers_kernel");
-    } else if (spare_ != SpareState::Clean || !same_fill) {
-      reset_combined(d_combined_spare_.data(), d_received_spare_.data(), fill);
-    }
-    if (spare_ != SpareState::Clean || !same_fill)  // (a clean spare's next queue is empty)
-      MEDUSA_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(*next_count), s));
-    swap_combined_buffers();
-    spare_ = receivers_valid_ ? SpareState::Dirty : SpareState::Unknown;
-    spare_queue_ = receivers_queue_;
-    spare_fill_ = receivers_fill_;
-    receivers_queue_ = next;
-    receivers_valid_ = true;
-    receivers_fill_ = fill;
-    return {d_receivers_[next].data(), next_count};
-  }
-  void swap_combined_buffers() {
-    std::swap(d_combined_, d_combined_spare_);
-    std::swap(d_received_, d_received_spare_);
-    ++combined_swaps_;
-  }
 
 
   using GraphPart::layout_;
@@ -804,53 +522,29 @@ class PartitionEngine : private gpu::EngineCore,
   using FrontierPart::allocate_frontiers;
   using FrontierPart::swap_queued_frontiers;
   using FrontierPart::promote_frontiers;
-  CombinerStrategy combiner_ = CombinerStrategy::Auto;
-  bool pull_fusion_ = false;
-  FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
-  gpu::DegreeBins bins_;
-  // Tuning::vertexFusion off: a VERTEX launch after a fused pass never runs in its gather.
-  bool vertex_fusion_ = conf_.tuning.vertexFusion != Toggle::Off;
-  std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
-  gpu::SourcePrefetcher<Message> prefetch_{conf_.tuning.sourcePrefetch};
-  std::uint64_t user_launches_ = 0;  // launches that ran user code (note_user_launch)
-  // Tuning::endFusion off: the VERTEX launch over a batched push's receivers is never joined with
-  // the superstep's end (hold_receiver_vertex).
-  bool end_fusion_ = conf_.tuning.endFusion != Toggle::Off;
-  std::function<void()> held_issue_;
-  std::function<void(const gpu::kernels::QueuedSuperstepEnd<gpu::StepCounters>&)> held_join_;
-  void issue_held() {
-    if (!held_issue_) return;
-    const auto issue = std::move(held_issue_);
-    drop_held();
-    issue();
-  }
-  void drop_held() {
-    held_issue_ = nullptr;
-    held_join_ = nullptr;
-  }
-  gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
-  gpu::PinnedBuffer<unsigned long long> h_bit_range_;
+  using ReceiverPart::receiver_queues_;
+  using ReceiverPart::d_receivers_;
+  using ReceiverPart::receivers_queue_;
+  using ReceiverPart::receivers_valid_;
+  using ReceiverPart::receivers_fill_;
+  using ReceiverPart::spare_;
+  using ReceiverPart::spare_queue_;
+  using ReceiverPart::spare_fill_;
+  using ReceiverPart::allocate_receiver_queues;
+  using ReceiverPart::swap_combined_buffers;
+  using FusionPart::combiner_;
+  using FusionPart::pull_fusion_;
+  using FusionPart::frontier_pull_;
+  using FusionPart::bins_;
+  using FusionPart::pending_gather_;
+  using FusionPart::prefetch_;
+  using HeldPart::held_join_;
+  using HeldPart::issue_held;
+  using HeldPart::drop_held;
 
 
 
   gpu::SuperstepBatch batch_{conf_.tuning};
-  // Receiver queues of batched pushes: the last push's receivers are d_receivers_[receivers_queue_]
-  // and, while receivers_valid_, the only vertices whose combined value differs from
-  // receivers_fill_ or whose received flag is set. Whatever else writes either clears it
-  // (reset_combined, source_messages, gather, combine, init_message_buffer), as does a new batch.
-  bool receiver_queues_ = false;
-  std::array<gpu::DeviceBuffer<VertexId>, 2> d_receivers_;
-  int receivers_queue_ = 0;
-  bool receivers_valid_ = false;
-  // The spare copies of the combined values and receiver flags (start_receiver_push): Clean (all
-  // spare_fill_, received 0, and the next push's queue empty), Dirty (spare_fill_ except at the
-  // receivers in queue spare_queue_), or Unknown.
-  enum class SpareState { Unknown, Clean, Dirty };
-  gpu::DeviceBuffer<Message> d_combined_spare_;
-  gpu::DeviceBuffer<std::uint8_t> d_received_spare_;
-  SpareState spare_ = SpareState::Unknown;
-  int spare_queue_ = 0;
-  Message spare_fill_{};
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
   std::uint32_t combined_swaps_ = 0;
@@ -858,7 +552,6 @@ class PartitionEngine : private gpu::EngineCore,
   // Edges counted on the host since the batch started, by the end of each of its supersteps (a
   // replay's are its recording's).
   std::array<std::uint64_t, gpu::BatchPolicy::kLength> host_edges_by_step_{};
-  Message receivers_fill_{};
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   // What the host side of the engine carries from one superstep to the next. A batch that ends
   // with it as it started may be replayed: the next batch would issue the same launches again.
