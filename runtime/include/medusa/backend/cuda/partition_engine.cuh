@@ -1,7 +1,18 @@
 // One partition of a run on one GPU (the whole graph when gpuCount is 1): the paper's device data
-// structures (Init_Device_DS), InitMessageBuffer, Combiner, superstep boundaries and Dump_Result.
-// Session<Program> (cuda/session.cuh) drives one engine per partition with the same semantics as
-// the host backend (docs/design/codegen-contract.md); the executors are in exec.cuh.
+// structures (Init_Device_DS), superstep boundaries and launches. Session<Program> (cuda/session.cuh)
+// drives one engine per partition with the same semantics as the host backend
+// (docs/design/codegen-contract.md, backend/common/engine_interface.h); the executors are in exec.cuh.
+//
+// The engine is a composition of one part per concept (engine/*.cuh), each a base that reaches the
+// others through the engine (CRTP), so that every call stays a direct, inlined one:
+//   EngineCore       engine/core.cuh              device, stream, sizes, step counters
+//   DeviceGraph      engine/device_graph.cuh      topology, user fields, upload, Dump_Result
+//   MessageStore     engine/message_store.cuh     slots, combined values, InitMessageBuffer, Combiner
+//   Frontiers        engine/frontiers.cuh         SetActive flags, queues, compaction
+//   ReceiverQueues   engine/receiver_queues.cuh   a batched push's receivers, spare combined values
+//   Fusion           engine/fusion.cuh            pull gather, pending gather, push-combine, push-fold
+//   HeldVertex       engine/held_vertex.cuh       the VERTEX launch joined with a superstep's end
+//   BatchController  engine/batch_controller.cuh  batches of supersteps, their read-back, replays
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
 // counts) and sets detail::d_step_state (votes, superstep number), the user's launches, one
@@ -13,8 +24,6 @@
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/edge_layout.h>
-#include <medusa/backend/common/field_staging.h>
-#include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/common/pull_fusion.h>
@@ -22,42 +31,33 @@
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/combine.cuh>
 #include <medusa/backend/cuda/device.h>
+#include <medusa/backend/cuda/engine/batch_controller.cuh>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/device_graph.cuh>
 #include <medusa/backend/cuda/engine/frontiers.cuh>
 #include <medusa/backend/cuda/engine/fusion.cuh>
 #include <medusa/backend/cuda/engine/held_vertex.cuh>
-#include <medusa/backend/cuda/engine/receiver_queues.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
+#include <medusa/backend/cuda/engine/receiver_queues.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
-#include <medusa/backend/cuda/push_combine.cuh>
 #include <medusa/backend/cuda/queue_expand.cuh>
-#include <medusa/backend/cuda/source_prefetch.cuh>
 #include <medusa/backend/cuda/superstep_batch.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
 #include <medusa/program.h>
-#include <medusa/session.h>
 #include <medusa/topology.h>
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <optional>
 #include <string>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -72,19 +72,22 @@ class PartitionEngine : private gpu::EngineCore,
                         public gpu::Frontiers<Program, PartitionEngine<Program>>,
                         public gpu::ReceiverQueues<Program, PartitionEngine<Program>>,
                         public gpu::Fusion<Program, PartitionEngine<Program>>,
-                        public gpu::HeldVertex<Program, PartitionEngine<Program>> {
+                        public gpu::HeldVertex<Program, PartitionEngine<Program>>,
+                        public gpu::BatchController<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
   using FrontierPart = gpu::Frontiers<Program, PartitionEngine>;
   using ReceiverPart = gpu::ReceiverQueues<Program, PartitionEngine>;
   using FusionPart = gpu::Fusion<Program, PartitionEngine>;
   using HeldPart = gpu::HeldVertex<Program, PartitionEngine>;
+  using BatchPart = gpu::BatchController<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
   friend FrontierPart;
   friend ReceiverPart;
   friend FusionPart;
   friend HeldPart;
+  friend BatchPart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -101,7 +104,8 @@ class PartitionEngine : private gpu::EngineCore,
   // allocates and uploads (fields gathered from the user's graph through the view's maps).
   PartitionEngine(const common::PartitionView& view, const Graph<Vertex, Edge>& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t slot)
-      : EngineCore(view, conf, slot), FrontierPart(conf.tuning), FusionPart(conf.tuning), HeldPart(conf.tuning) {
+      : EngineCore(view, conf, slot), FrontierPart(conf.tuning), FusionPart(conf.tuning), HeldPart(conf.tuning),
+        BatchPart(conf.tuning) {
     const Topology& t = *view.topology;
     V_ = t.vertex_count;
     E_ = t.edge_count;
@@ -175,10 +179,7 @@ class PartitionEngine : private gpu::EngineCore,
 
     // Frontiers and receivers.
     allocate_frontiers(seeds, t);
-    if (Program::uses.received) {
-      d_received_.allocate((V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
-      d_received_.zero(s);
-    }
+    allocate_received_flags();
     allocate_receiver_queues();
     d_counters_.allocate(1);
     d_counters_.zero(s);
@@ -190,7 +191,6 @@ class PartitionEngine : private gpu::EngineCore,
 
   PartitionEngine(const PartitionEngine&) = delete;
   PartitionEngine& operator=(const PartitionEngine&) = delete;
-
 
   // ---- Launches (the session checked the domain and chose the range) --------------------------
   template <ApiKind K, class Element>
@@ -249,60 +249,10 @@ class PartitionEngine : private gpu::EngineCore,
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
-    if (batch_.should_start(step_batchable_, active_vertex_edges_, E_, Program::uses.vertex_frontier)) {
-      batch_.start(stream_.get(), superstep_ + 1, active_vertex_count_, active_vertex_edges_);
-      receivers_valid_ = false;
-      if (spare_ == SpareState::Dirty) spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
-      combined_swaps_ = 0;
-      prefetch_.batch_started();
-      batch_start_ = host_step_state();
-      batch_start_edges_ = edges_visited_;
-    }
+    maybe_start_batch();
     return out;
   }
 
-  // ---- Batches of supersteps (superstep_batch.cuh), driven by the session -----------------------
-  // Whether the superstep being issued belongs to a batch.
-  bool batching() const { return batch_.active() || batch_.stopped(); }
-  // Ends a batched superstep: promotes the frontiers and applies the stop rule on the device. Returns
-  // the batch's read-back when the batch is full, `last` (maxIteration) or already read back.
-  const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
-    gpu::DeviceScope on(device_.ordinal);
-    if (batch_.stopped()) {
-      drop_held();  // (it would do nothing)
-      batch_.restart();
-      return &batch_.outcome();
-    }
-    cudaStream_t s = stream_.get();
-    bool full;
-    if (superstep_queued_) {  // SetActive() queued the next frontier and set its flags
-      MEDUSA_REQUIRE(slots_ != SlotState::FrontierSources,
-                     "internal: message slots pending on a pushed frontier in a queued superstep");
-      if (held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
-        const auto join = std::move(held_join_);
-        drop_held();
-        join(batch_.queued_end(d_counters_.data(), host_votes, Program::uses.continue_vote,
-                               /*ending=*/d_active_vertices_.data(), /*its flags=*/d_active_flags_.data()));
-        swap_queued_frontiers();
-        full = batch_.superstep_ended();
-      } else {
-        swap_queued_frontiers();
-        full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote,
-                                    /*ending=*/d_next_queue_.data(), /*its flags=*/d_next_active_vertex_.data());
-      }
-      ++queued_swaps_;
-    } else {
-      issue_held();
-      promote_frontiers(s);
-      full = batch_.end_superstep(s, d_counters_.data(), host_votes, Program::uses.continue_vote);
-    }
-    swaps_by_step_[superstep_ - batch_.first_step()] = combined_swaps_;
-    prefetch_.step_ended(superstep_ - batch_.first_step());
-    host_edges_by_step_[superstep_ - batch_.first_step()] = edges_visited_ - batch_start_edges_;
-    active_scan_valid_ = false;
-    if (!full && !last) return nullptr;
-    return &take_batch(last);
-  }
   // A Run that throws may leave copies from pinned buffers in flight: drain the stream.
   void abandon() {
     cudaSetDevice(device_.ordinal);
@@ -311,31 +261,6 @@ class PartitionEngine : private gpu::EngineCore,
     prefetch_.invalidate();
     batch_.abandon(stream_.get());
     cudaStreamSynchronize(stream_.get());
-  }
-
-  // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
-  // At the start of every Run: whether its batches are recorded, and no source messages carried
-  // over from what ran before.
-  void begin_run(bool replayable) {
-    batch_.record_graphs(replayable, conf_.maxIteration);
-    prefetch_.invalidate();
-  }
-  // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
-  // issue superstep `step`.
-  std::uint32_t replay_length(std::uint32_t step, std::uint32_t max_iteration) const {
-    constexpr std::uint32_t n = gpu::BatchPolicy::kLength;
-    return batch_.replay_ready() && !batch_.stopped() && std::uint64_t{step} + n <= max_iteration ? n : 0;
-  }
-  // Launches the last recorded batch again for supersteps `step` .. and reads it back.
-  const gpu::BatchOutcome& replay_batch(std::uint32_t step) {
-    gpu::DeviceScope on(device_.ordinal);
-    superstep_ = step + gpu::BatchPolicy::kLength - 1;
-    batch_.replay(stream_.get());
-    queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
-    combined_swaps_ = swaps_by_step_.back();     // (and swaps_by_step_ is still the recording's)
-    prefetch_.replayed();
-    edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
-    return take_batch(/*leave=*/superstep_ + 1 >= conf_.maxIteration);
   }
 
   // ---- For the replica exchange ----------------------------------------------------------------
@@ -363,7 +288,6 @@ class PartitionEngine : private gpu::EngineCore,
     c.column_width = layout_.width;
     return c;
   }
-
 
   // Layout, memory use and execution strategies, for Config::verbose and users tuning a program.
   std::string report() const {
@@ -432,170 +356,46 @@ class PartitionEngine : private gpu::EngineCore,
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
 
  private:
-
-
-
-
-  // Called by every operation a batch cannot run (it needs exact counts, or its kernels do not
-  // check `halted`): reads a batch in progress back and ends it. Returns whether a superstep of
-  // the batch stopped the run, so that the operation, part of a superstep after it, must not run.
-  bool skips_unbatchable() {
-    require_exact_counts();
-    return batch_.stopped();
-  }
-  void require_exact_counts() {
-    step_batchable_ = false;
-    if (!batch_.active()) return;
-    take_batch(/*leave=*/true);
-    if (batch_.outcome().stopped) batch_.stop_mid_superstep();
-  }
-  // Reads the batch back and takes its counts as the exact ones.
-  const gpu::BatchOutcome& take_batch(bool leave) {
-    const bool repeats = host_step_state() == batch_start_;
-    if (!batch_.replay_ready()) recorded_host_edges_ = edges_visited_ - batch_start_edges_;
-    const std::uint32_t first_step = batch_.first_step();
-    const gpu::BatchOutcome& o = batch_.read_back(stream_.get(), E_, leave, repeats);
-    // The supersteps after a stop did nothing on the device, but the host still issued them: their
-    // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
-    // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
-    // (A replay's supersteps are queued when its recording's were: superstep_queued_ is theirs.)
-    if (o.stopped) {
-      const std::uint32_t k = o.stop_step - first_step;
-      if (superstep_queued_ && ((k + 1) & 1u) != (queued_swaps_ & 1u)) swap_queued_frontiers();
-      if (((combined_swaps_ - swaps_by_step_[k]) & 1u) != 0) swap_combined_buffers();
-      prefetch_.stopped_at(k, d_source_messages_);
-      spare_ = SpareState::Unknown;  // (nothing is known of the spare copy)
-      receivers_valid_ = false;
-      edges_visited_ = batch_start_edges_ + host_edges_by_step_[k];
-    }
-    queued_swaps_ = 0;
-    combined_swaps_ = 0;
-    prefetch_.batch_started();
-    batch_start_ = host_step_state();
-    edges_visited_ += o.edges_visited;
-    batch_start_edges_ = edges_visited_;
-    active_vertex_count_ = o.active_vertices;
-    active_vertex_edges_ = o.active_vertex_edges;
-    active_scan_valid_ = false;
-    return o;
-  }
-
-
-
+  // What the constructor and the methods above use of the parts (their bases depend on Program).
   using GraphPart::layout_;
-  using GraphPart::d_in_src_;
-  using GraphPart::d_in_pos_;
-  using GraphPart::d_out_offsets_;
-  using GraphPart::d_in_offsets_;
   using GraphPart::d_column_dst_;
   using GraphPart::d_column_rid_;
-  using GraphPart::vertex_arrays_;
-  using GraphPart::edge_arrays_;
   using GraphPart::upload_topology;
   using GraphPart::upload_column_edges;
   using GraphPart::upload_in_edges;
   using GraphPart::upload_user_fields;
-  using MessagePart::slots_;
-  using MessagePart::pushed_sources_;
-  using MessagePart::d_source_messages_;
-  using MessagePart::init_value_;
-  using MessagePart::messages_allocated_;
-  using MessagePart::d_messages_;
-  using MessagePart::d_combined_;
   using MessagePart::d_received_;
   using MessagePart::d_temp_;
   using MessagePart::allocate_messages;
+  using MessagePart::allocate_received_flags;
   using MessagePart::materialize_slots;
-  using FrontierPart::d_next_active_vertex_;
   using FrontierPart::d_active_vertices_;
-  using FrontierPart::d_next_queue_;
   using FrontierPart::queued_frontier_;
   using FrontierPart::superstep_queued_;
-  using FrontierPart::queued_swaps_;
-  using FrontierPart::d_active_flags_;
-  using FrontierPart::d_pushed_flags_;
   using FrontierPart::active_scan_valid_;
   using FrontierPart::active_vertex_count_;
   using FrontierPart::active_vertex_edges_;
   using FrontierPart::d_active_edges_;
   using FrontierPart::active_edge_count_;
   using FrontierPart::allocate_frontiers;
-  using FrontierPart::swap_queued_frontiers;
   using FrontierPart::promote_frontiers;
   using ReceiverPart::receiver_queues_;
   using ReceiverPart::d_receivers_;
   using ReceiverPart::receivers_queue_;
   using ReceiverPart::receivers_valid_;
-  using ReceiverPart::receivers_fill_;
-  using ReceiverPart::spare_;
-  using ReceiverPart::spare_queue_;
-  using ReceiverPart::spare_fill_;
   using ReceiverPart::allocate_receiver_queues;
-  using ReceiverPart::swap_combined_buffers;
   using FusionPart::combiner_;
   using FusionPart::pull_fusion_;
   using FusionPart::frontier_pull_;
   using FusionPart::bins_;
   using FusionPart::pending_gather_;
   using FusionPart::prefetch_;
-  using HeldPart::held_join_;
   using HeldPart::issue_held;
   using HeldPart::drop_held;
-
-
-
-  gpu::SuperstepBatch batch_{conf_.tuning};
-  // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
-  // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
-  std::uint32_t combined_swaps_ = 0;
-  std::array<std::uint32_t, gpu::BatchPolicy::kLength> swaps_by_step_{};
-  // Edges counted on the host since the batch started, by the end of each of its supersteps (a
-  // replay's are its recording's).
-  std::array<std::uint64_t, gpu::BatchPolicy::kLength> host_edges_by_step_{};
-  bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
-  // What the host side of the engine carries from one superstep to the next. A batch that ends
-  // with it as it started may be replayed: the next batch would issue the same launches again.
-  struct HostStepState {
-    SlotState slots;
-    const std::uint8_t* pushed_sources;
-    const std::uint8_t* active_flags;
-    const std::uint8_t* pushed_flags;
-    const std::uint8_t* next_flags;
-    const VertexId* active_queue;
-    int receivers_queue;
-    bool receivers_valid, active_scan_valid, messages_allocated;
-    std::array<unsigned char, sizeof(Message)> init_value, receivers_fill;
-    const Message* combined;
-    SpareState spare;
-    int spare_queue;
-    std::array<unsigned char, sizeof(Message)> spare_fill;
-    const Message* source_messages;
-    bool source_prefetch_valid;
-    bool operator==(const HostStepState& o) const {
-      return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
-             pushed_flags == o.pushed_flags && next_flags == o.next_flags && active_queue == o.active_queue &&
-             receivers_queue == o.receivers_queue &&
-             receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
-             messages_allocated == o.messages_allocated && init_value == o.init_value &&
-             receivers_fill == o.receivers_fill && combined == o.combined && spare == o.spare &&
-             spare_queue == o.spare_queue && spare_fill == o.spare_fill &&
-             source_messages == o.source_messages && source_prefetch_valid == o.source_prefetch_valid;
-    }
-  };
-  HostStepState host_step_state() const {
-    HostStepState h{slots_, pushed_sources_, d_active_flags_.data(), d_pushed_flags_.data(),
-                    d_next_active_vertex_.data(), d_active_vertices_.data(), receivers_queue_,
-                    receivers_valid_, active_scan_valid_, messages_allocated_, {}, {},
-                    d_combined_.data(), spare_, spare_queue_, {}, d_source_messages_.data(),
-                    prefetch_.valid()};
-    std::memcpy(h.init_value.data(), &init_value_, sizeof(Message));
-    std::memcpy(h.receivers_fill.data(), &receivers_fill_, sizeof(Message));
-    std::memcpy(h.spare_fill.data(), &spare_fill_, sizeof(Message));
-    return h;
-  }
-  HostStepState batch_start_{};  // at the start of the batch being issued
-  std::uint64_t batch_start_edges_ = 0;    // edges_visited_ then
-  std::uint64_t recorded_host_edges_ = 0;  // what a recorded batch's launches added to edges_visited_
+  using BatchPart::batch_;
+  using BatchPart::step_batchable_;
+  using BatchPart::skips_unbatchable;
+  using BatchPart::maybe_start_batch;
 };
 
 }  // namespace gpu

@@ -100,6 +100,13 @@ class MessageStore {
     fill(d_combined_.data(), e.V_, Message{});
   }
 
+  void allocate_received_flags() {
+    const Engine& e = self();
+    if (!Program::uses.received) return;
+    d_received_.allocate((e.V_ + 3) / 4 * 4);  // whole words: ReceiverQueue sets flags by word
+    d_received_.zero(e.stream_.get());
+  }
+
   // Writes the slots a fused pass left pending. FromSources (a uniform pass): slot j holds the
   // message of its in-edge's source (the fill value where that source was inactive).
   // FrontierSources (an edge-dependent push): slots of sources outside the pushed frontier hold
