@@ -29,7 +29,7 @@ def kernel_bodies(text):
 def main():
     folder = pathlib.Path(sys.argv[1])
     launched, bodies = set(), {}
-    for path in sorted(folder.glob("*.cu*")) + sorted(folder.glob("*.h")):
+    for path in sorted(folder.rglob("*.cu*")) + sorted(folder.rglob("*.h")):
         text = path.read_text()
         launched |= launched_kernels(text)
         for name, found in kernel_bodies(text).items():

@@ -3,6 +3,7 @@
 // (docs/multi-gpu.md). Same semantics as the host backend (docs/design/codegen-contract.md).
 #pragma once
 
+#include <medusa/backend/common/engine_interface.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/cuda/partition_engine.cuh>
 #include <medusa/backend/cuda/replica_exchange.cuh>
@@ -15,6 +16,8 @@ class Session
  public:
   using common::PartitionedSession<Program, gpu::PartitionEngine<Program>,
                                    gpu::ReplicaExchange<Program>>::PartitionedSession;
+  static_assert(common::is_partition_engine<gpu::PartitionEngine<Program>>::value,
+                "gpu::PartitionEngine lacks a member PartitionedSession calls (common/engine_interface.h)");
 };
 
 }  // namespace medusa

@@ -12,6 +12,7 @@
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/host/field_arrays.h>
 #include <medusa/backend/host/frontier.h>
 #include <medusa/backend/host/host_array.h>
 #include <medusa/backend/host/memory_info.h>
@@ -61,7 +62,8 @@ class PartitionEngine {
         combine_count_(view.combine_count) {
     copy_topology(view);
     check_memory();
-    allocate_fields(graph);
+    fields_.gather(graph, vertex_count_, edge_count_, global_id_.empty() ? nullptr : global_id_.data(),
+                   input_edge_.data());
     allocate_runtime_buffers(seeds);
   }
 
@@ -70,21 +72,8 @@ class PartitionEngine {
 
   // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
   void download(GraphType& graph) const {
-    const VertexId* to_global = global_id_.empty() ? nullptr : global_id_.data();
-    for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
-      const FieldSpec& f = Program::vertex_fields[i];
-      if (f.direction & kDownload) {
-        common::scatter_field(vertex_storage_[i].data(), f, graph.vertices().data(), owned_count_,
-                              to_global);
-      }
-    }
-    for (std::size_t i = 0; i < Program::edge_fields.size(); ++i) {
-      const FieldSpec& f = Program::edge_fields[i];
-      if (f.direction & kDownload) {
-        common::scatter_field(edge_storage_[i].data(), f, graph.edges().data(), edge_count_,
-                              input_edge_.data());
-      }
-    }
+    fields_.scatter(graph, owned_count_, edge_count_, global_id_.empty() ? nullptr : global_id_.data(),
+                    input_edge_.data());
   }
 
   // Combiner(op): combined[v] = op-fold of v's slots, starting from the InitMessageBuffer value.
@@ -131,8 +120,8 @@ class PartitionEngine {
     Message* out = combined_.data();
     std::uint8_t* received = received_.allocated() ? received_.data() : nullptr;
     const KernelCtx<Message>& c = ctx_;
-    const VertexArrays& va = vertex_arrays_;
-    const EdgeArrays& ea = edge_arrays_;
+    const VertexArrays& va = fields_.vertex_arrays();
+    const EdgeArrays& ea = fields_.edge_arrays();
     // The message of one source for one in-edge: computed once per source when the element says
     // it is the same along every out-edge, else by running the edge's work.
     constexpr bool per_source = common::has_source_message<Work>::value;
@@ -237,10 +226,10 @@ class PartitionEngine {
            common::prefer_frontier_pull(frontier_pull_, frontier_edges_, edge_count_);
   }
   KernelCtx<Message> ctx() const { return ctx_; }
-  const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
-  const EdgeArrays& edge_arrays() const { return edge_arrays_; }
+  const VertexArrays& vertex_arrays() const { return fields_.vertex_arrays(); }
+  const EdgeArrays& edge_arrays() const { return fields_.edge_arrays(); }
   // For the replica exchange.
-  std::byte* vertex_field(std::size_t i) { return vertex_storage_[i].data(); }
+  std::byte* vertex_field(std::size_t i) { return fields_.vertex_field(i); }
   std::uint8_t* next_vertex_flags() { return vertex_frontier_.next_flags(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
   void abandon() {}
@@ -284,8 +273,8 @@ class PartitionEngine {
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
     if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
     const KernelCtx<Message> c = K == ELIST ? vertex_loop_ctx() : ctx_;
-    const VertexArrays& va = vertex_arrays_;
-    const EdgeArrays& ea = edge_arrays_;
+    const VertexArrays& va = fields_.vertex_arrays();
+    const EdgeArrays& ea = fields_.edge_arrays();
     const EdgeIndex* out_off = out_offsets_.data();
     std::uint64_t visited = 0;
 
@@ -350,8 +339,8 @@ class PartitionEngine {
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     materialize_slots();
     const KernelCtx<Message>& c = ctx_;
-    const VertexArrays& va = vertex_arrays_;
-    const EdgeArrays& ea = edge_arrays_;
+    const VertexArrays& va = fields_.vertex_arrays();
+    const EdgeArrays& ea = fields_.edge_arrays();
     const EdgeIndex* out_off = out_offsets_.data();
     const auto edges_of = [&](VertexId v) {
       const auto degree = static_cast<std::uint32_t>(out_off[v + 1] - out_off[v]);
@@ -476,29 +465,6 @@ class PartitionEngine {
                  "; use a smaller graph, fewer messages per edge or fewer fields");
   }
 
-  void allocate_fields(const GraphType& graph) {
-    for (std::size_t i = 0; i < Program::vertex_fields.size(); ++i) {
-      const FieldSpec& f = Program::vertex_fields[i];
-      vertex_storage_[i].assign(f.size * vertex_count_, std::byte{0});
-      if (common::needs_upload(f)) {
-        common::gather_field(graph.vertices().data(), vertex_count_, f, vertex_storage_[i].data(),
-                             global_id_.empty() ? nullptr : global_id_.data());
-      }
-      vertex_pointers_[i] = vertex_storage_[i].data();
-    }
-    for (std::size_t i = 0; i < Program::edge_fields.size(); ++i) {
-      const FieldSpec& f = Program::edge_fields[i];
-      edge_storage_[i].assign(f.size * edge_count_, std::byte{0});
-      if (common::needs_upload(f)) {
-        common::gather_field(graph.edges().data(), edge_count_, f, edge_storage_[i].data(),
-                             input_edge_.data());
-      }
-      edge_pointers_[i] = edge_storage_[i].data();
-    }
-    vertex_arrays_ = Program::bind_vertex(vertex_pointers_.data());
-    edge_arrays_ = Program::bind_edge(edge_pointers_.data());
-  }
-
   // Only the pull decision and a pulled frontier's statistics need it.
   void count_frontier_edges() {
     if (!pull_fusion_) return;
@@ -577,12 +543,7 @@ class PartitionEngine {
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
 
-  std::array<std::vector<std::byte>, Program::vertex_fields.size()> vertex_storage_;
-  std::array<std::vector<std::byte>, Program::edge_fields.size()> edge_storage_;
-  std::array<void*, Program::vertex_fields.size()> vertex_pointers_{};
-  std::array<void*, Program::edge_fields.size()> edge_pointers_{};
-  VertexArrays vertex_arrays_{};
-  EdgeArrays edge_arrays_{};
+  FieldArrays<Program> fields_;
 
   Message init_value_{};
   bool messages_allocated_ = false;

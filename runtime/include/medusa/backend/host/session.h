@@ -4,6 +4,7 @@
 // partitioned multi-GPU execution exactly.
 #pragma once
 
+#include <medusa/backend/common/engine_interface.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/host/partition_engine.h>
 #include <medusa/backend/host/replica_exchange.h>
@@ -16,6 +17,8 @@ class Session
  public:
   using common::PartitionedSession<Program, host::PartitionEngine<Program>,
                                    host::ReplicaExchange<Program>>::PartitionedSession;
+  static_assert(common::is_partition_engine<host::PartitionEngine<Program>>::value,
+                "host::PartitionEngine lacks a member PartitionedSession calls (common/engine_interface.h)");
 };
 
 }  // namespace medusa

@@ -1,0 +1,217 @@
+// Which supersteps a PartitionEngine issues in batches with one read-back (superstep_batch.cuh),
+// the read-back that ends one, and the replays of recorded batches with the host state they need.
+#pragma once
+
+#include <medusa/backend/cuda/engine/core.cuh>
+#include <medusa/backend/cuda/engine/message_store.cuh>
+#include <medusa/backend/cuda/engine/receiver_queues.cuh>
+#include <medusa/backend/cuda/superstep_batch.cuh>
+#include <medusa/config.h>
+#include <medusa/error.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace medusa::gpu {
+
+// A part of PartitionEngine<Program> (= Engine).
+template <class Program, class Engine>
+class BatchController {
+ public:
+  using Message = typename Program::Message;
+
+  explicit BatchController(const Tuning& tuning) : batch_{tuning} {}
+
+  // Whether the superstep being issued belongs to a batch.
+  bool batching() const { return batch_.active() || batch_.stopped(); }
+  // Ends a batched superstep: promotes the frontiers and applies the stop rule on the device. Returns
+  // the batch's read-back when the batch is full, `last` (maxIteration) or already read back.
+  const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    if (batch_.stopped()) {
+      e.drop_held();  // (it would do nothing)
+      batch_.restart();
+      return &batch_.outcome();
+    }
+    cudaStream_t s = e.stream_.get();
+    bool full;
+    if (e.superstep_queued_) {  // SetActive() queued the next frontier and set its flags
+      MEDUSA_REQUIRE(e.slots_ != SlotState::FrontierSources,
+                     "internal: message slots pending on a pushed frontier in a queued superstep");
+      if (e.held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
+        const auto join = std::move(e.held_join_);
+        e.drop_held();
+        join(batch_.queued_end(e.d_counters_.data(), host_votes, Program::uses.continue_vote,
+                               /*ending=*/e.d_active_vertices_.data(), /*its flags=*/e.d_active_flags_.data()));
+        e.swap_queued_frontiers();
+        full = batch_.superstep_ended();
+      } else {
+        e.swap_queued_frontiers();
+        full = batch_.end_superstep(s, e.d_counters_.data(), host_votes, Program::uses.continue_vote,
+                                    /*ending=*/e.d_next_queue_.data(), /*its flags=*/e.d_next_active_vertex_.data());
+      }
+      ++e.queued_swaps_;
+    } else {
+      e.issue_held();
+      e.promote_frontiers(s);
+      full = batch_.end_superstep(s, e.d_counters_.data(), host_votes, Program::uses.continue_vote);
+    }
+    swaps_by_step_[e.superstep_ - batch_.first_step()] = combined_swaps_;
+    e.prefetch_.step_ended(e.superstep_ - batch_.first_step());
+    host_edges_by_step_[e.superstep_ - batch_.first_step()] = e.edges_visited_ - batch_start_edges_;
+    e.active_scan_valid_ = false;
+    if (!full && !last) return nullptr;
+    return &take_batch(last);
+  }
+
+  // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
+  // At the start of every Run: whether its batches are recorded, and no source messages carried
+  // over from what ran before.
+  void begin_run(bool replayable) {
+    Engine& e = self();
+    batch_.record_graphs(replayable, e.conf_.maxIteration);
+    e.prefetch_.invalidate();
+  }
+  // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
+  // issue superstep `step`.
+  std::uint32_t replay_length(std::uint32_t step, std::uint32_t max_iteration) const {
+    constexpr std::uint32_t n = gpu::BatchPolicy::kLength;
+    return batch_.replay_ready() && !batch_.stopped() && std::uint64_t{step} + n <= max_iteration ? n : 0;
+  }
+  // Launches the last recorded batch again for supersteps `step` .. and reads it back.
+  const gpu::BatchOutcome& replay_batch(std::uint32_t step) {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    e.superstep_ = step + gpu::BatchPolicy::kLength - 1;
+    batch_.replay(e.stream_.get());
+    e.queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
+    combined_swaps_ = swaps_by_step_.back();      // (and swaps_by_step_ is still the recording's)
+    e.prefetch_.replayed();
+    e.edges_visited_ += recorded_host_edges_;  // (what the recording's launches counted on the host)
+    return take_batch(/*leave=*/e.superstep_ + 1 >= e.conf_.maxIteration);
+  }
+
+ protected:
+  Engine& self() { return static_cast<Engine&>(*this); }
+  const Engine& self() const { return static_cast<const Engine&>(*this); }
+
+  // After an exact read-back (collect): starts a batch at the next superstep if the last ones
+  // qualify.
+  void maybe_start_batch() {
+    Engine& e = self();
+    if (batch_.should_start(step_batchable_, e.active_vertex_edges_, e.E_, Program::uses.vertex_frontier)) {
+      batch_.start(e.stream_.get(), e.superstep_ + 1, e.active_vertex_count_, e.active_vertex_edges_);
+      e.receivers_valid_ = false;
+      if (e.spare_ == SpareState::Dirty) e.spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
+      combined_swaps_ = 0;
+      e.prefetch_.batch_started();
+      batch_start_ = host_step_state();
+      batch_start_edges_ = e.edges_visited_;
+    }
+  }
+
+  // Called by every operation a batch cannot run (it needs exact counts, or its kernels do not
+  // check `halted`): reads a batch in progress back and ends it. Returns whether a superstep of
+  // the batch stopped the run, so that the operation, part of a superstep after it, must not run.
+  bool skips_unbatchable() {
+    require_exact_counts();
+    return batch_.stopped();
+  }
+  void require_exact_counts() {
+    step_batchable_ = false;
+    if (!batch_.active()) return;
+    take_batch(/*leave=*/true);
+    if (batch_.outcome().stopped) batch_.stop_mid_superstep();
+  }
+  // Reads the batch back and takes its counts as the exact ones.
+  const gpu::BatchOutcome& take_batch(bool leave) {
+    Engine& e = self();
+    const bool repeats = host_step_state() == batch_start_;
+    if (!batch_.replay_ready()) recorded_host_edges_ = e.edges_visited_ - batch_start_edges_;
+    const std::uint32_t first_step = batch_.first_step();
+    const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.E_, leave, repeats);
+    // The supersteps after a stop did nothing on the device, but the host still issued them: their
+    // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
+    // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
+    // (A replay's supersteps are queued when its recording's were: superstep_queued_ is theirs.)
+    if (o.stopped) {
+      const std::uint32_t k = o.stop_step - first_step;
+      if (e.superstep_queued_ && ((k + 1) & 1u) != (e.queued_swaps_ & 1u)) e.swap_queued_frontiers();
+      if (((combined_swaps_ - swaps_by_step_[k]) & 1u) != 0) e.swap_combined_buffers();
+      e.prefetch_.stopped_at(k, e.d_source_messages_);
+      e.spare_ = SpareState::Unknown;  // (nothing is known of the spare copy)
+      e.receivers_valid_ = false;
+      e.edges_visited_ = batch_start_edges_ + host_edges_by_step_[k];
+    }
+    e.queued_swaps_ = 0;
+    combined_swaps_ = 0;
+    e.prefetch_.batch_started();
+    batch_start_ = host_step_state();
+    e.edges_visited_ += o.edges_visited;
+    batch_start_edges_ = e.edges_visited_;
+    e.active_vertex_count_ = o.active_vertices;
+    e.active_vertex_edges_ = o.active_vertex_edges;
+    e.active_scan_valid_ = false;
+    return o;
+  }
+
+  // What the host side of the engine carries from one superstep to the next. A batch that ends
+  // with it as it started may be replayed: the next batch would issue the same launches again.
+  struct HostStepState {
+    SlotState slots;
+    const std::uint8_t* pushed_sources;
+    const std::uint8_t* active_flags;
+    const std::uint8_t* pushed_flags;
+    const std::uint8_t* next_flags;
+    const VertexId* active_queue;
+    int receivers_queue;
+    bool receivers_valid, active_scan_valid, messages_allocated;
+    std::array<unsigned char, sizeof(Message)> init_value, receivers_fill;
+    const Message* combined;
+    SpareState spare;
+    int spare_queue;
+    std::array<unsigned char, sizeof(Message)> spare_fill;
+    const Message* source_messages;
+    bool source_prefetch_valid;
+    bool operator==(const HostStepState& o) const {
+      return slots == o.slots && pushed_sources == o.pushed_sources && active_flags == o.active_flags &&
+             pushed_flags == o.pushed_flags && next_flags == o.next_flags && active_queue == o.active_queue &&
+             receivers_queue == o.receivers_queue &&
+             receivers_valid == o.receivers_valid && active_scan_valid == o.active_scan_valid &&
+             messages_allocated == o.messages_allocated && init_value == o.init_value &&
+             receivers_fill == o.receivers_fill && combined == o.combined && spare == o.spare &&
+             spare_queue == o.spare_queue && spare_fill == o.spare_fill &&
+             source_messages == o.source_messages && source_prefetch_valid == o.source_prefetch_valid;
+    }
+  };
+  HostStepState host_step_state() const {
+    const Engine& e = self();
+    HostStepState h{e.slots_, e.pushed_sources_, e.d_active_flags_.data(), e.d_pushed_flags_.data(),
+                    e.d_next_active_vertex_.data(), e.d_active_vertices_.data(), e.receivers_queue_,
+                    e.receivers_valid_, e.active_scan_valid_, e.messages_allocated_, {}, {},
+                    e.d_combined_.data(), e.spare_, e.spare_queue_, {}, e.d_source_messages_.data(),
+                    e.prefetch_.valid()};
+    std::memcpy(h.init_value.data(), &e.init_value_, sizeof(Message));
+    std::memcpy(h.receivers_fill.data(), &e.receivers_fill_, sizeof(Message));
+    std::memcpy(h.spare_fill.data(), &e.spare_fill_, sizeof(Message));
+    return h;
+  }
+
+  gpu::SuperstepBatch batch_;
+  bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
+  // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
+  // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
+  std::uint32_t combined_swaps_ = 0;
+  std::array<std::uint32_t, gpu::BatchPolicy::kLength> swaps_by_step_{};
+  // Edges counted on the host since the batch started, by the end of each of its supersteps (a
+  // replay's are its recording's).
+  std::array<std::uint64_t, gpu::BatchPolicy::kLength> host_edges_by_step_{};
+  HostStepState batch_start_{};            // at the start of the batch being issued
+  std::uint64_t batch_start_edges_ = 0;    // edges_visited_ then
+  std::uint64_t recorded_host_edges_ = 0;  // what a recorded batch's launches added to edges_visited_
+};
+
+}  // namespace medusa::gpu
