@@ -114,7 +114,7 @@ class PartitionEngine : private gpu::EngineCore,
 
     // The outermost replicas have no in-edges here: the combiner skips them.
     combiner_ = conf.tuning.combiner;
-    pull_fusion_ = common::pull_fusion_enabled<Program>(conf);  // (one partition only)
+    pull_fusion_ = common::pull_fusion_enabled<Program>(conf);
     const bool binned = combiner_ == CombinerStrategy::Auto || pull_fusion_;
 
     // Size everything first; throw before the first allocation if it cannot fit.
