@@ -536,6 +536,15 @@ class PartitionEngine {
     if (!frontier_pull_preferred()) return true;
     return Program::uses.combiner_consumes_slots && frontier_pull_ != FrontierPull::Always;
   }
+  // One Run's tuning (a source schedule: schedule.h), within what construction allowed: pulls
+  // forced leave no batch (batches push every frontier).
+  void set_run_tuning(const Tuning& t) {
+    frontier_pull_ = t.frontierPull;
+    vertex_fusion_ = t.vertexFusion != Toggle::Off;
+    end_fusion_ = t.endFusion != Toggle::Off;
+    prefetch_.set_mode(t.sourcePrefetch);
+    batch_.set_run_mode(t.frontierPull == FrontierPull::Always ? gpu::BatchMode::Off : t.superstepBatch);
+  }
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return !batch_.active() && pull_fusion_ && Program::uses.vertex_frontier &&
