@@ -31,30 +31,22 @@ struct Schedule {
 
   // Frontier passes (an ELIST over Domain::Active) pulled over every in-edge, or pushed over the
   // frontier's out-edges, in every superstep (instead of by frontier size).
-  constexpr Schedule pull() const { return with(&Schedule::frontierPull, FrontierPull::Always); }
-  constexpr Schedule push() const { return with(&Schedule::frontierPull, FrontierPull::Never); }
+  constexpr Schedule pull() const { Schedule s = *this; s.frontierPull = FrontierPull::Always; return s; }
+  constexpr Schedule push() const { Schedule s = *this; s.frontierPull = FrontierPull::Never; return s; }
   // Fusions switched off: each operation as its own launch.
-  constexpr Schedule no_gather_fusion() const { return with(&Schedule::gatherFusion, Toggle::Off); }
-  constexpr Schedule no_push_combine() const { return with(&Schedule::pushCombine, Toggle::Off); }
-  constexpr Schedule no_vertex_fusion() const { return with(&Schedule::vertexFusion, Toggle::Off); }
-  constexpr Schedule no_source_prefetch() const { return with(&Schedule::sourcePrefetch, Toggle::Off); }
-  constexpr Schedule no_end_fusion() const { return with(&Schedule::endFusion, Toggle::Off); }
+  constexpr Schedule no_gather_fusion() const { Schedule s = *this; s.gatherFusion = Toggle::Off; return s; }
+  constexpr Schedule no_push_combine() const { Schedule s = *this; s.pushCombine = Toggle::Off; return s; }
+  constexpr Schedule no_vertex_fusion() const { Schedule s = *this; s.vertexFusion = Toggle::Off; return s; }
+  constexpr Schedule no_source_prefetch() const { Schedule s = *this; s.sourcePrefetch = Toggle::Off; return s; }
+  constexpr Schedule no_end_fusion() const { Schedule s = *this; s.endFusion = Toggle::Off; return s; }
   // Fusions required: medusa-cc rejects the schedule unless its analyses allow the fused form.
-  constexpr Schedule push_combine() const { return with(&Schedule::pushCombine, Toggle::On); }
-  constexpr Schedule vertex_fusion() const { return with(&Schedule::vertexFusion, Toggle::On); }
+  constexpr Schedule push_combine() const { Schedule s = *this; s.pushCombine = Toggle::On; return s; }
+  constexpr Schedule vertex_fusion() const { Schedule s = *this; s.vertexFusion = Toggle::On; return s; }
   // Also on graphs with many edges per vertex, where Auto does not prefetch.
-  constexpr Schedule source_prefetch() const { return with(&Schedule::sourcePrefetch, Toggle::On); }
+  constexpr Schedule source_prefetch() const { Schedule s = *this; s.sourcePrefetch = Toggle::On; return s; }
   // Sparse supersteps issued in batches: never, or every superstep that can be (from the second).
-  constexpr Schedule no_batching() const { return with(&Schedule::superstepBatch, SuperstepBatching::Off); }
-  constexpr Schedule batching() const { return with(&Schedule::superstepBatch, SuperstepBatching::Always); }
-
- private:
-  template <class T>
-  constexpr Schedule with(T Schedule::*field, T value) const {
-    Schedule s = *this;
-    s.*field = value;
-    return s;
-  }
+  constexpr Schedule no_batching() const { Schedule s = *this; s.superstepBatch = SuperstepBatching::Off; return s; }
+  constexpr Schedule batching() const { Schedule s = *this; s.superstepBatch = SuperstepBatching::Always; return s; }
 };
 
 // What MEDUSA_SCHEDULE declares: the function and its schedule, a constant medusa-cc reads.
