@@ -84,6 +84,7 @@ int main() {
 
   Config bfs_conf;
   bfs_conf.combinerOpType = MEDUSA_MIN;
+  bfs_conf.verbose = true;  // the tuning report names the schedule's settings (ctest checks it)
   auto bfs = Init_Device_DS(graph, bfs_conf);
   bfs.Run(BFS);
   bfs.Dump_Result(graph);
