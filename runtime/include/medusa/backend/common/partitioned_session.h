@@ -340,7 +340,13 @@ class PartitionedSession : public SessionBase {
   void use_config(const Config& conf) {
     conf_ = conf;
     pull_fusion_ = engines_.size() == 1 && engines_[0]->pull_fusion() && conf_.pullFusion;
-    for (auto& e : engines_) e->set_run_tuning(conf_.tuning);
+    for (auto& e : engines_) {
+      // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
+      Tuning run = conf_.tuning;
+      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off)
+        run.superstepBatch = SuperstepBatching::Off;
+      e->set_run_tuning(run);
+    }
   }
   void refresh_fields() {
     stats_.exchange_bytes += exchange_->refresh_fields();
