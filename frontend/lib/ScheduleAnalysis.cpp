@@ -63,6 +63,10 @@ void ScheduleAnalysis::collect(ProgramModel& model) {
     const auto* decl = llvm::dyn_cast_or_null<clang::FunctionDecl>(
         function->getLValueBase().dyn_cast<const clang::ValueDecl*>());
     if (decl == nullptr) continue;
+    if (decl->isInAnonymousNamespace()) {  // (the registration after the user's text could not name it)
+      diags_.report(at, Diag::NotAtGlobalScope) << "iteration function with a MEDUSA_SCHEDULE" << decl->getName();
+      continue;
+    }
     ScheduleInfo info;
     info.function = decl->getQualifiedNameAsString();
     const unsigned line = sm.getExpansionLineNumber(at);

@@ -66,3 +66,8 @@ int main() {
   conf.combinerOpType = MEDUSA_SUM;
   return 0;
 }
+
+namespace {
+void Hidden() { EMV<VERTEX>::Run(Keep{}); }
+}  // namespace
+MEDUSA_SCHEDULE(Hidden, Schedule{}.no_batching()); // expected-error {{iteration function with a MEDUSA_SCHEDULE 'Hidden' must be declared at namespace scope (not inside a function, a class or an anonymous namespace)}}
