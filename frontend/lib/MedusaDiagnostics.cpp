@@ -144,6 +144,14 @@ constexpr DiagText kDiagnostics[] = {
      "their fields and messages are views of the graph's arrays, so the pointer would not point "
      "into the element: use '%0' directly or bind a reference to it ('auto&& x = %0;')"},
     {Diag::CalledFromFunctor, L::Note, "'%0' is called from device code here"},
+    {Diag::ScheduleNotIteration, L::Error,
+     "MEDUSA_SCHEDULE names '%0', which is not an iteration function: it issues no Medusa "
+     "operation (InitMessageBuffer, EMV<K>::Run, Combiner); name the function passed to Device::Run"},
+    {Diag::ScheduleTwice, L::Error,
+     "a second MEDUSA_SCHEDULE for '%0' (the first is on line %1); give each iteration function one "
+     "schedule"},
+    {Diag::ScheduleRejected, L::Error, "schedule of '%0': %1"},
+    {Diag::ScheduleNoEffect, L::Warning, "schedule of '%0': %1"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
               "every Diag has a text");

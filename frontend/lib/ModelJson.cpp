@@ -124,6 +124,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       for (const SuperstepPlan& p : planSupersteps(model, /*edge_parallel=*/true))
         j.object([&] {
           j.attribute("function", p.function);
+          if (!p.schedule.empty()) j.attribute("schedule", p.schedule);
           j.attributeArray("steps", [&] {
             for (const PlanStep& s : p.steps)
               j.object([&] {

@@ -221,6 +221,17 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   return templates_.render("program_traits", values);
 }
 
+std::string ProgramEmitter::schedules() const {
+  std::vector<std::string> lines;
+  for (const ScheduleInfo& s : model_.schedules) {
+    std::string name = "medusa_schedule_of_";
+    for (char c : s.function) name += c == ':' ? '_' : c;  // ("ns::F" -> medusa_schedule_of_ns__F)
+    lines.push_back("static const bool " + name + " = medusa::detail::register_schedule(\n    &::" + s.function +
+                    ", " + scheduleExpression(s) + ", \"" + s.where + "\");");
+  }
+  return templates_.render("schedules", {{"registrations", join(lines, "\n")}});
+}
+
 std::string ProgramEmitter::replayableIterations() const {
   std::vector<std::string> lines;
   std::set<std::string> used;
@@ -569,6 +580,10 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
   if (!model_.replayable_iterations.empty()) {
     out.toGenerated();
     out.append(replayableIterations());
+  }
+  if (!model_.schedules.empty()) {
+    out.toGenerated();
+    out.append(schedules());
   }
   return out.take();
 }

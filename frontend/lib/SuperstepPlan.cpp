@@ -149,10 +149,16 @@ class Planner {
 
 }  // namespace
 
-std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_parallel) {
+std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_parallel,
+                                          std::vector<std::pair<std::string, ScheduleIssue>>* issues) {
   std::vector<SuperstepPlan> plans;
   const Planner planner(model, edge_parallel);
   for (const IterationOps& it : model.iterations) plans.push_back(planner.plan(it));
+  for (const ScheduleInfo& schedule : model.schedules)
+    for (SuperstepPlan& plan : plans)
+      if (plan.function == schedule.function)
+        for (ScheduleIssue& issue : foldSchedule(plan, schedule, model))
+          if (issues != nullptr) issues->emplace_back(schedule.function, std::move(issue));
   return plans;
 }
 
@@ -163,6 +169,7 @@ std::string planComment(const SuperstepPlan& plan) {
     out += "//  " + std::to_string(n++) + ". " + s.operations + ": " + s.form + "\n";
     out += "//       why: " + s.why + "\n";
   }
+  if (!plan.schedule.empty()) out += "//  schedule: " + plan.schedule + "\n";
   out += "//  end: " + plan.superstep_end + "\n";
   out += "//  " + plan.replay + "\n";
   for (const std::string& r : plan.run_time) out += "//  run time: " + r + "\n";

@@ -6,6 +6,7 @@
 #include "medusa-cc/IterationReplayAnalysis.h"
 #include "medusa-cc/MedusaDiagnostics.h"
 #include "medusa-cc/ProgramMatcher.h"
+#include "medusa-cc/ScheduleAnalysis.h"
 #include "medusa-cc/SlotLifetimeAnalysis.h"
 #include "medusa-cc/SourcePrefetchAnalysis.h"
 #include "medusa-cc/SuperstepPlanAnalysis.h"
@@ -111,6 +112,9 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   for (FunctorInfo& f : model.functors)
     if (const auto hint = next_sources.find(f.name); f.kind == ApiKind::Vertex && hint != next_sources.end())
       f.next_source_functor = hint->second;
+  ScheduleAnalysis schedules(context, diags);
+  schedules.collect(model);
+  schedules.check(model);
   checker.checkRecursion();
 
   // Helpers are compiled for both host and device.

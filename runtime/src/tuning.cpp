@@ -1,6 +1,7 @@
 // The table of schedule variables: each MEDUSA_* name, its values and the Config field it sets.
 #include <medusa/config.h>
 #include <medusa/error.h>
+#include <medusa/schedule.h>
 #include <medusa/tuning.h>
 
 #include <cstdlib>
@@ -17,6 +18,8 @@ struct Setting {
   std::vector<std::string> values;  // the first is what Auto (or the default) prints as
   std::function<int(const Config&)> get;
   std::function<void(Config&, int)> set;
+  // The value a source schedule asks for (schedule.h), or -1: the settings a schedule names.
+  std::function<int(const Schedule&)> scheduled = [](const Schedule&) { return -1; };
 };
 
 template <class T>
@@ -42,22 +45,45 @@ Setting setting(const char* variable, FieldOf<T> field, std::vector<std::pair<co
 Setting toggle(const char* variable, Toggle Tuning::*field, const char* on = "on", const char* off = "off") {
   return setting<Toggle>(variable, of_tuning(field), {{"auto", Toggle::Auto}, {on, Toggle::On}, {off, Toggle::Off}});
 }
+// `s` with the schedule's `field` as its source: its enumerators are in the order of s's values.
+template <class T>
+Setting from_schedule(Setting s, T Schedule::*field) {
+  s.scheduled = [field](const Schedule& schedule) {
+    const int i = static_cast<int>(schedule.*field);
+    return i == 0 ? -1 : i;
+  };
+  return s;
+}
+
+// Config::pullFusion is on unless asked (so "on" counts as auto); a schedule may only switch it off.
+Setting pull_fusion_setting() {
+  Setting s = setting<bool>("MEDUSA_PULL_FUSION", of_config(&Config::pullFusion), {{"on", true}, {"off", false}});
+  s.scheduled = [](const Schedule& schedule) { return schedule.gatherFusion == Toggle::Off ? 1 : -1; };
+  return s;
+}
 
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       setting<VertexOrder>("MEDUSA_VERTEX_ORDER", of_config(&Config::vertexOrder),
                            {{"auto", VertexOrder::Auto}, {"input", VertexOrder::Input}, {"degree", VertexOrder::Degree}}),
-      setting<bool>("MEDUSA_PULL_FUSION", of_config(&Config::pullFusion), {{"on", true}, {"off", false}}),
-      setting<FrontierPull>("MEDUSA_FRONTIER_PULL", of_tuning(&Tuning::frontierPull),
-                           {{"auto", FrontierPull::Auto}, {"always", FrontierPull::Always}, {"never", FrontierPull::Never}}),
-      setting<SuperstepBatching>("MEDUSA_SUPERSTEP_BATCH", of_tuning(&Tuning::superstepBatch),
-                             {{"auto", SuperstepBatching::Auto}, {"always", SuperstepBatching::Always}, {"off", SuperstepBatching::Off}}),
+      pull_fusion_setting(),
+      from_schedule(setting<FrontierPull>("MEDUSA_FRONTIER_PULL", of_tuning(&Tuning::frontierPull),
+                                          {{"auto", FrontierPull::Auto},
+                                           {"always", FrontierPull::Always},
+                                           {"never", FrontierPull::Never}}),
+                    &Schedule::frontierPull),
+      from_schedule(setting<SuperstepBatching>("MEDUSA_SUPERSTEP_BATCH", of_tuning(&Tuning::superstepBatch),
+                                               {{"auto", SuperstepBatching::Auto},
+                                                {"always", SuperstepBatching::Always},
+                                                {"off", SuperstepBatching::Off}}),
+                    &Schedule::superstepBatch),
       toggle("MEDUSA_BATCH_REPLAY", &Tuning::batchReplay),
       setting<QueueExpand>("MEDUSA_QUEUE_EXPAND", of_tuning(&Tuning::queueExpand),
                           {{"auto", QueueExpand::Auto}, {"groups", QueueExpand::Groups}, {"balanced", QueueExpand::Balanced}}),
-      toggle("MEDUSA_SOURCE_PREFETCH", &Tuning::sourcePrefetch),
-      toggle("MEDUSA_VERTEX_FUSION", &Tuning::vertexFusion),
-      toggle("MEDUSA_END_FUSION", &Tuning::endFusion),
+      from_schedule(toggle("MEDUSA_PUSH_COMBINE", &Tuning::pushCombine), &Schedule::pushCombine),
+      from_schedule(toggle("MEDUSA_SOURCE_PREFETCH", &Tuning::sourcePrefetch), &Schedule::sourcePrefetch),
+      from_schedule(toggle("MEDUSA_VERTEX_FUSION", &Tuning::vertexFusion), &Schedule::vertexFusion),
+      from_schedule(toggle("MEDUSA_END_FUSION", &Tuning::endFusion), &Schedule::endFusion),
       setting<CombinerStrategy>("MEDUSA_COMBINER", of_tuning(&Tuning::combiner),
                                {{"auto", CombinerStrategy::Auto}, {"group4", CombinerStrategy::Group4},
                                 {"warp", CombinerStrategy::Warp}, {"cub", CombinerStrategy::Cub}}),
@@ -89,12 +115,23 @@ Config resolve_tuning(Config conf) {
   return conf;
 }
 
-std::string describe_tuning(const Config& conf) {
+Config apply_schedule(const Config& conf, const Schedule& schedule) {
+  Config run = conf;
+  for (const Setting& s : settings()) {
+    const int wanted = s.scheduled(schedule);
+    if (wanted >= 0 && s.get(conf) == 0 && env_value(s.variable, s.values) < 0) s.set(run, wanted);
+  }
+  return run;
+}
+
+std::string describe_tuning(const Config& conf, const Config* before_schedule, const std::string& schedule_at) {
   std::string r = "medusa: tuning:";
   for (const Setting& s : settings()) {
     const int i = s.get(conf);
     r += std::string(" ") + s.variable + "=" + (i >= 0 ? s.values[static_cast<std::size_t>(i)] : "?");
     if (env_value(s.variable, s.values) >= 0) r += " (environment)";
+    else if (before_schedule != nullptr && s.get(*before_schedule) != i) r += " (source " + schedule_at + ")";
+    else if (i > 0) r += " (Config)";
   }
   r += std::string(" MEDUSA_DEPENDENT_LAUNCH=") + (dependent_launch_from_env() ? "on" : "off");
   return r;

@@ -770,3 +770,56 @@ TEST_CASE("combined_msg() after a halt inside a batch is the halting superstep's
     }
   }
 }
+
+// ---- Schedules set in the source (schedule.h): registered as medusa-cc registers them -----------
+namespace elist_edges_test {
+// What the supersteps of a scheduled BFS-Q saw of their Run's choices.
+struct SeenChoices {
+  std::uint32_t pulled = 0, pushed = 0, fused = 0;
+};
+SeenChoices seen;
+template <int Variant>  // one iteration function per schedule
+void scheduled_bfs_step() {
+  auto& session = static_cast<medusa::Session<LevelProgram>&>(medusa::detail::current_session());
+  (session.engine(0).frontier_pull_preferred() ? seen.pulled : seen.pushed) += 1;
+  seen.fused += session.pull_fusion() ? 1 : 0;
+  bfs_step<ExpandEdges>();
+}
+template <int Variant>
+LevelRun run_scheduled_bfs(const medusa_test::EdgeList& el) {
+  seen = SeenChoices{};
+  return bfs_levels(el, 0, [](auto& device) { return device.Run(&scheduled_bfs_step<Variant>); });
+}
+}  // namespace elist_edges_test
+
+TEST_CASE("A schedule set in the source is its Run's tuning: pushed, pulled, unfused; same levels", "[runtime]") {
+  using namespace elist_edges_test;
+  const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr);
+  const medusa_test::EdgeList el = hub_graph();
+  const LevelRun plain = run_bfs<Expand>(el, 0);
+  medusa::detail::register_schedule(&scheduled_bfs_step<1>, medusa::Schedule{}.push(), "test.cpp:1");
+  medusa::detail::register_schedule(&scheduled_bfs_step<2>, medusa::Schedule{}.pull(), "test.cpp:2");
+  medusa::detail::register_schedule(&scheduled_bfs_step<3>, medusa::Schedule{}.no_gather_fusion(), "test.cpp:3");
+
+  const LevelRun automatic = run_scheduled_bfs<0>(el);  // (no schedule: by frontier size)
+  CHECK(seen.pulled > 0);
+  CHECK(seen.pushed > 0);
+  CHECK(seen.fused == automatic.stats.supersteps);
+  const LevelRun pushed = run_scheduled_bfs<1>(el);
+  CHECK(seen.pulled == 0);
+  const LevelRun pulled = run_scheduled_bfs<2>(el);
+  CHECK(seen.pushed == 0);
+  CHECK(pulled.stats.batched_supersteps == 0);  // batches push every frontier
+  const LevelRun unfused = run_scheduled_bfs<3>(el);
+  CHECK(seen.fused == 0);
+  for (const LevelRun* run : {&automatic, &pushed, &pulled, &unfused}) {
+    CHECK(run->levels == plain.levels);
+    CHECK(run->stats.supersteps == plain.stats.supersteps);
+  }
+  {  // The environment overrides the schedule.
+    const medusa_test::ScopedEnv always("MEDUSA_FRONTIER_PULL", "always");
+    const LevelRun overridden = run_scheduled_bfs<1>(el);
+    CHECK(seen.pushed == 0);
+    CHECK(overridden.levels == plain.levels);
+  }
+}

@@ -1,6 +1,8 @@
-// Tuning: the schedule settings resolved once from Config, then the MEDUSA_* environment.
+// Tuning: the schedule settings resolved once from Config, then the MEDUSA_* environment; a source
+// schedule (schedule.h) fills what both left at auto.
 #include <medusa/config.h>
 #include <medusa/error.h>
+#include <medusa/schedule.h>
 #include <medusa/tuning.h>
 
 #include "support/scoped_env.h"
@@ -55,4 +57,37 @@ TEST_CASE("MEDUSA_DEPENDENT_LAUNCH is on unless set to off, and checked like the
   }
   const medusa_test::ScopedEnv launch("MEDUSA_DEPENDENT_LAUNCH", "no");
   CHECK_THROWS_WITH(medusa::dependent_launch_from_env(), Catch::Contains("use one of: on, off"));
+}
+
+TEST_CASE("apply_schedule: a source schedule fills only what Config and the environment left at auto",
+          "[runtime]") {
+  const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr),
+      vertex("MEDUSA_VERTEX_FUSION", "on"), batch("MEDUSA_SUPERSTEP_BATCH", nullptr), end("MEDUSA_END_FUSION", nullptr);
+  medusa::Config conf;
+  conf.tuning.superstepBatch = medusa::SuperstepBatching::Always;  // Config's choice stands
+  const medusa::Config resolved = medusa::resolve_tuning(conf);
+  const medusa::Schedule schedule =
+      medusa::Schedule{}.push().no_gather_fusion().no_vertex_fusion().no_batching().no_end_fusion();
+  const medusa::Config run = medusa::apply_schedule(resolved, schedule);
+  CHECK(run.tuning.frontierPull == medusa::FrontierPull::Never);
+  CHECK_FALSE(run.pullFusion);
+  CHECK(run.tuning.endFusion == medusa::Toggle::Off);
+  CHECK(run.tuning.vertexFusion == medusa::Toggle::On);                  // the environment's
+  CHECK(run.tuning.superstepBatch == medusa::SuperstepBatching::Always);  // Config's
+  CHECK(run.tuning.pushCombine == medusa::Toggle::Auto);                  // the schedule left it
+  const std::string d = medusa::describe_tuning(run, &resolved, "bfs.cpp:42");
+  CHECK(d.find("MEDUSA_FRONTIER_PULL=never (source bfs.cpp:42)") != std::string::npos);
+  CHECK(d.find("MEDUSA_PULL_FUSION=off (source bfs.cpp:42)") != std::string::npos);
+  CHECK(d.find("MEDUSA_VERTEX_FUSION=on (environment)") != std::string::npos);
+  CHECK(d.find("MEDUSA_SUPERSTEP_BATCH=always (Config)") != std::string::npos);
+  CHECK(d.find("MEDUSA_PUSH_COMBINE=auto") != std::string::npos);
+}
+
+TEST_CASE("Schedule: each call names one setting, in a constant", "[runtime]") {
+  constexpr medusa::Schedule s = medusa::Schedule{}.pull().no_source_prefetch().batching();
+  static_assert(s.frontierPull == medusa::FrontierPull::Always);
+  static_assert(s.sourcePrefetch == medusa::Toggle::Off);
+  static_assert(s.superstepBatch == medusa::SuperstepBatching::Always);
+  static_assert(s.vertexFusion == medusa::Toggle::Auto && s.gatherFusion == medusa::Toggle::Auto);
+  CHECK(medusa::Schedule{}.push().pull().frontierPull == medusa::FrontierPull::Always);  // the last call wins
 }

@@ -60,6 +60,11 @@ enum class Diag {
   EdgeListReference,
   ElementAddress,
   CalledFromFunctor,
+  // Schedules set in the source (MEDUSA_SCHEDULE)
+  ScheduleNotIteration,
+  ScheduleTwice,
+  ScheduleRejected,
+  ScheduleNoEffect,
   Count
 };
 

@@ -41,6 +41,8 @@ class ProgramEmitter {
   static bool edgeParallel(const FunctorInfo& functor, const EmitOptions& options);
   // The registrations of model.replayable_iterations, appended after the user's text.
   std::string replayableIterations() const;
+  // The registrations of model.schedules (MEDUSA_SCHEDULE), appended after the user's text.
+  std::string schedules() const;
 
  private:
   struct DeviceField {

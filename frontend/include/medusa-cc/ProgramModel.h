@@ -153,8 +153,23 @@ struct PlanStep {
   std::string why;
 };
 
+// A MEDUSA_SCHEDULE of the main file (ScheduleAnalysis): each setting is the value of its
+// enumerator in medusa::Schedule (runtime/include/medusa/schedule.h); 0 is auto.
+struct ScheduleInfo {
+  std::string function;  // qualified, as IterationOps::function ("ns::F")
+  std::string where;     // "bfs.cpp:42": the file's name and the MEDUSA_SCHEDULE line
+  int frontier_pull = 0;    // FrontierPull: 1 pull(), 2 push()
+  int gather_fusion = 0;    // Toggle (1 on, 2 off): no_gather_fusion()
+  int push_combine = 0;     // push_combine() / no_push_combine()
+  int vertex_fusion = 0;    // vertex_fusion() / no_vertex_fusion()
+  int source_prefetch = 0;  // source_prefetch() / no_source_prefetch()
+  int superstep_batch = 0;  // SuperstepBatching: 1 batching(), 2 no_batching()
+  int end_fusion = 0;       // no_end_fusion()
+};
+
 struct SuperstepPlan {
   std::string function;
+  std::string schedule;  // the source schedule folded in ("set in the source (bfs.cpp:42): push()"), or empty
   std::vector<PlanStep> steps;
   std::string superstep_end;             // votes, frontier, read-back
   std::string replay;                    // replayable or not, and why
@@ -189,6 +204,7 @@ struct ProgramModel {
   std::vector<std::string> replayable_iterations;
   std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
   std::vector<IterationOps> iterations;  // Medusa operations per function (SuperstepPlanAnalysis)
+  std::vector<ScheduleInfo> schedules;   // MEDUSA_SCHEDULE settings, in source order (ScheduleAnalysis)
   bool uses_builtin_combiner = false;
   bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)
   // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "medusa-cc/ProgramModel.h"
+#include "medusa-cc/ScheduleFold.h"
 
 #include <string>
 #include <vector>
@@ -14,7 +15,10 @@ namespace medusa::cc {
 
 // One plan per entry of model.iterations. `edge_parallel`: ELIST functors with an independent
 // edge loop get edge-parallel elements (medusa-cc's --no-edge-parallel turns them off).
-std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_parallel);
+// model.schedules are folded in (ScheduleFold.h); `issues`, when given, gets what they raise, by
+// function.
+std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_parallel,
+                                          std::vector<std::pair<std::string, ScheduleIssue>>* issues = nullptr);
 
 // The plan as comment lines ("// ..."), for the generated code.
 std::string planComment(const SuperstepPlan& plan);

@@ -12,6 +12,7 @@
 #include <medusa/print_error.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
+#include <medusa/schedule.h>
 #include <medusa/session.h>
 #include <medusa/types.h>
 

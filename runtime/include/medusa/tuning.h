@@ -1,7 +1,8 @@
 // Schedule settings: every choice the runtime makes on its own that a user may force, in one typed
 // place (docs/tuning.md lists them). Config::tuning starts at Auto; a Session resolves it once,
 // from Config, then from the MEDUSA_* environment variables (for benchmarks and tests), which
-// override. A value the runtime does not know is an error that names the allowed ones.
+// override. Each Run then applies the iteration function's source schedule (schedule.h) to the
+// settings both left at auto. A value the runtime does not know is an error that names the allowed ones.
 #pragma once
 
 #include <string>
@@ -33,6 +34,7 @@ struct Tuning {
   SuperstepBatching superstepBatch = SuperstepBatching::Auto;
   Toggle batchReplay = Toggle::Auto;     // replay recorded batches as CUDA graphs where allowed
   QueueExpand queueExpand = QueueExpand::Auto;
+  Toggle pushCombine = Toggle::Auto;     // InitMessageBuffer + EDGE + Combiner() as one pass (min/max)
   Toggle sourcePrefetch = Toggle::Auto;  // next superstep's source messages in the VERTEX step
   Toggle vertexFusion = Toggle::Auto;    // a VERTEX launch inside the gather before it
   Toggle endFusion = Toggle::Auto;       // a VERTEX launch over receivers in the superstep's end
@@ -45,8 +47,11 @@ struct Tuning {
 // Config::pullFusion and Config::tuning); throws medusa::Error on a value it does not know.
 Config resolve_tuning(Config conf);
 
-// One line per setting, `MEDUSA_NAME=value`, marked where the environment set it (--verbose).
-std::string describe_tuning(const Config& conf);
+// One line per setting, `MEDUSA_NAME=value`, marked with where a value other than auto came from:
+// the environment, a source schedule (where `conf` differs from `before_schedule`: schedule.h)
+// or the Config (--verbose).
+std::string describe_tuning(const Config& conf, const Config* before_schedule = nullptr,
+                            const std::string& schedule_at = "");
 
 // MEDUSA_DEPENDENT_LAUNCH=on|off: whether per-superstep kernels start while the kernel before
 // them runs. Process-wide (read once per kernel), so not a Config field.

@@ -29,6 +29,7 @@
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
+#include <medusa/backend/common/scheduled_run.h>
 #include <medusa/session.h>
 #include <medusa/tuning.h>
 #include <medusa/types.h>
@@ -100,7 +101,7 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
     }
-    pull_fusion_ = all_engines([](const Engine& e) { return e.pull_fusion(); });
+    use_config(conf_);
     if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
 
@@ -112,6 +113,7 @@ class PartitionedSession : public SessionBase {
   // supersteps launched again without being called.
   RunStats Run(void (*iteration)()) {
     MEDUSA_REQUIRE(iteration != nullptr, "Device::Run: the iteration function is null");
+    const ScheduledRun<PartitionedSession> scheduled(*this, medusa::detail::schedule_of(iteration));
     return run_guarded([iteration] { iteration(); }, medusa::detail::is_replayable_iteration(iteration));
   }
   template <class F>
@@ -287,7 +289,7 @@ class PartitionedSession : public SessionBase {
   // and, in a program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots):
   // every edge folds what it sends straight into its tail's combined value, and no slot is written.
   bool can_defer_edges(Domain domain) const {
-    return fill_awaits_launch() && domain == Domain::All &&
+    return fill_awaits_launch() && domain == Domain::All && conf_.tuning.pushCombine != Toggle::Off &&
            may_push_combine_with<Message>(conf_.combinerOpType);
   }
   // InitMessageBuffer was deferred and no launch holds it yet.
@@ -355,6 +357,19 @@ class PartitionedSession : public SessionBase {
     deferred_fused_ = nullptr;
   }
 
+  // The Config that launches follow: the session's, or one Run's with a source schedule applied.
+  friend class ScheduledRun<PartitionedSession>;
+  void use_config(const Config& conf) {
+    conf_ = conf;
+    pull_fusion_ = conf_.pullFusion && all_engines([](const Engine& e) { return e.pull_fusion(); });
+    for (auto& e : engines_) {
+      // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
+      Tuning run = conf_.tuning;
+      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off)
+        run.superstepBatch = SuperstepBatching::Off;
+      e->set_run_tuning(run);
+    }
+  }
   void refresh_fields() {
     stats_.exchange_bytes += exchange_->refresh_fields();
     stats_.exchange_refreshes += 1;

@@ -23,29 +23,31 @@ class BatchPolicy {
   static constexpr std::uint64_t kSparseFraction = common::kFrontierPullFraction;
   static constexpr std::uint64_t kMinVertexBound = 1024;
 
-  explicit BatchPolicy(BatchMode mode) : mode_(mode) {}
+  explicit BatchPolicy(BatchMode mode) : mode_(mode), run_mode_(mode) {}
 
   // Whether batches may run at all, given what the engine allows.
   bool allow(bool allowed) { return allowed_ = allowed && mode_ != BatchMode::Off; }
+  // The mode of one Run (a source schedule: schedule.h), within what allow() allowed.
+  void set_run_mode(BatchMode mode) { run_mode_ = mode; }
   bool allowed() const { return allowed_; }
   void reset_streak() { streak_ = 0; }
   // After a superstep read back exactly: whether the next ones start a batch. A program without a
   // vertex frontier (PageRank) has no frontier to grow out of a batch: one qualifying superstep is
   // enough, as when forced.
   bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier = true) {
-    if (!allowed_) return false;
-    const bool qualifies = step_batchable && (mode_ == BatchMode::Always || sparse(vertex_edges, edges));
+    if (!allowed_ || run_mode_ == BatchMode::Off) return false;
+    const bool qualifies = step_batchable && (run_mode_ == BatchMode::Always || sparse(vertex_edges, edges));
     streak_ = qualifies ? streak_ + 1 : 0;
-    return streak_ >= (mode_ == BatchMode::Always || !frontier ? 1 : kSparseStreak);
+    return streak_ >= (run_mode_ == BatchMode::Always || !frontier ? 1 : kSparseStreak);
   }
   // After a batch's read-back: whether the next batch follows at once.
   bool continues(std::uint64_t vertex_edges, std::uint64_t edges) const {
-    return mode_ == BatchMode::Always || sparse(vertex_edges, edges);
+    return run_mode_ == BatchMode::Always || sparse(vertex_edges, edges);
   }
   // Whether a batch whose launches have this vertex bound queues its next frontiers in SetActive()
   // rather than compacting all V flags: when the frontier is small next to V (forced: always).
   bool queues_frontier(std::uint64_t vertex_bound, std::uint64_t vertices) const {
-    return mode_ == BatchMode::Always || vertex_bound * kQueuedFrontierFraction <= vertices;
+    return run_mode_ == BatchMode::Always || vertex_bound * kQueuedFrontierFraction <= vertices;
   }
   static constexpr std::uint64_t kQueuedFrontierFraction = 16;  // the bound is 4x the frontier
   static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
@@ -73,6 +75,7 @@ class BatchPolicy {
 
  private:
   BatchMode mode_;
+  BatchMode run_mode_;
   bool allowed_ = false;
   std::uint32_t streak_ = 0;
 };

@@ -355,6 +355,16 @@ class PartitionEngine : private gpu::EngineCore,
   }
   void add_edges_visited(std::uint64_t n) { edges_visited_ += n; }
 
+  // One Run's tuning (a source schedule: schedule.h), within what construction allowed: pulls
+  // forced leave no batch (batches push every frontier).
+  void set_run_tuning(const Tuning& t) {
+    frontier_pull_ = t.frontierPull;
+    FusionPart::vertex_fusion_ = t.vertexFusion != Toggle::Off;
+    HeldPart::end_fusion_ = t.endFusion != Toggle::Off;
+    prefetch_.set_mode(t.sourcePrefetch);
+    batch_.set_run_mode(t.frontierPull == FrontierPull::Always ? gpu::BatchMode::Off : t.superstepBatch);
+  }
+
  private:
   // What the constructor and the methods above use of the parts (their bases depend on Program).
   using GraphPart::layout_;

@@ -42,6 +42,8 @@ template <class Msg>
 class SourcePrefetcher {
  public:
   explicit SourcePrefetcher(Toggle mode) : mode_(mode) {}
+  // The mode of one Run (a source schedule: schedule.h).
+  void set_mode(Toggle mode) { mode_ = mode; }
   // Prefetches computed and then not used, this many in a row, stop the planning: the iteration
   // does not repeat its pass (user code run in between, another Work, a Work whose padding bytes
   // differ between copies), and each would cost a prefetch's writes.

@@ -220,6 +220,7 @@ class SuperstepBatch {
     h_state_ = PinnedBuffer<BatchState>(1);
   }
   bool allowed() const { return policy_.allowed(); }
+  void set_run_mode(BatchMode mode) { policy_.set_run_mode(mode); }
   explicit SuperstepBatch(const Tuning& tuning) : policy_(tuning.superstepBatch), replay_(tuning.batchReplay) {}
 
   // For one Run: whether its batches are recorded and replayed (Tuning::batchReplay off: never).

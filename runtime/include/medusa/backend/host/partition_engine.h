@@ -220,6 +220,7 @@ class PartitionEngine {
   }
 
   bool pull_fusion() const { return pull_fusion_; }
+  void set_run_tuning(const Tuning& t) { frontier_pull_ = t.frontierPull; }  // one Run's (schedule.h)
   // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
   bool frontier_pull_preferred() const {
     return pull_fusion_ && vertex_frontier_.allocated() &&
