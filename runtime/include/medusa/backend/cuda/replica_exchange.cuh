@@ -16,6 +16,7 @@
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/transport/transport.h>
 
 #include <cuda_runtime.h>
 
@@ -54,8 +55,12 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  common::ReplicatedState<Program> what)
+                  common::ReplicatedState<Program> what, transport::Transport& transport)
       : plan_(plan), engines_(engines), what_(std::move(what)) {
+    MEDUSA_REQUIRE(transport.ranks() == 1,
+                   "the CUDA replica exchange copies between the GPUs of one process; a distributed "
+                   "run (" + transport.describe() + ") needs the host-staged MPI exchange, which "
+                   "the CUDA backend does not have yet");
     const std::size_t pack_bytes = what_.bytes_per_replica();
     sides_.resize(engines_.size());
     for (std::size_t p = 0; p < engines_.size(); ++p) {
