@@ -94,9 +94,9 @@ class PartitionedSession : public SessionBase {
       std::vector<VertexId> seeds(graph.initially_active());
       std::sort(seeds.begin(), seeds.end());
       for (std::uint32_t i = 0; i < ranks_.ownership().owned_count(parts); ++i) {  // (i = p in one process)
-        const PartitionLayout& l = layout(i);
-        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph,
-                                                    local_seeds(seeds, l), conf_, i));
+        const PartitionLayout& l = layout(i);  // (slot l.index: partition p on GPU p / partitionsPerGpu)
+        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph, local_seeds(seeds, l), conf_,
+                                                    l.index));
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
