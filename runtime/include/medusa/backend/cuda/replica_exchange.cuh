@@ -6,8 +6,12 @@
 // partition's owned heads are processed while the bytes are in flight; wait(p) makes partition p's
 // later work see them.
 //
-// One process drives every GPU here. Across processes the same routes become ncclSend/ncclRecv
-// pairs on the copy stream (docs/multi-gpu.md, "MPI + NCCL").
+// In a distributed run (Config::distributed) each rank holds the engines of its own partitions
+// (transport/ownership.h). A route between two of them is the same peer copy; a route to another
+// rank is staged through host memory: packed on the owner's GPU, copied to pinned memory, sent
+// through the transport (MPI), and on the target copied from pinned memory into the replica range
+// on its copy stream, so wait(p) covers it as it covers a peer copy. (NCCL would send the packed
+// bytes device to device instead: docs/multi-gpu.md.)
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
@@ -56,11 +60,8 @@ class ReplicaExchange {
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
                   common::ReplicatedState<Program> what, transport::Transport& transport)
-      : plan_(plan), engines_(engines), what_(std::move(what)) {
-    MEDUSA_REQUIRE(transport.ranks() == 1,
-                   "the CUDA replica exchange copies between the GPUs of one process; a distributed "
-                   "run (" + transport.describe() + ") needs the host-staged MPI exchange, which "
-                   "the CUDA backend does not have yet");
+      : plan_(plan), engines_(engines), what_(std::move(what)), transport_(transport),
+        own_(transport.ownership()) {
     const std::size_t pack_bytes = what_.bytes_per_replica();
     sides_.resize(engines_.size());
     for (std::size_t p = 0; p < engines_.size(); ++p) {
@@ -92,19 +93,28 @@ class ReplicaExchange {
         }
       }
     }
+    int tag = 0;  // the route's number: both ranks of a staged route count the routes alike
     for (const PartitionLayout& l : plan_.partitions) {
       for (const ReplicaRoute& r : l.replicas) {
+        ++tag;
+        const bool owner_here = own_.owns(r.owner), target_here = own_.owns(l.index);
+        if (!owner_here && !target_here) continue;
         Route route;
         route.owner = r.owner;
         route.target = l.index;
         route.begin = r.begin;
         route.count = r.owner_local.size();
-        DeviceScope on(engines_[r.owner]->device_ordinal());
-        route.d_index.allocate(route.count);
-        route.d_index.upload(r.owner_local.data(), route.count, engines_[r.owner]->stream());
-        route.d_pack.allocate(route.count * pack_bytes);
-        MEDUSA_CUDA_CHECK(cudaStreamSynchronize(engines_[r.owner]->stream()));
-        routes_.push_back(std::move(route));
+        route.tag = tag;
+        if (!owner_here || !target_here) route.h_pack = PinnedBuffer<std::byte>(route.count * pack_bytes);
+        if (owner_here) {
+          Engine& owner = engine(r.owner);
+          DeviceScope on(owner.device_ordinal());
+          route.d_index.allocate(route.count);
+          route.d_index.upload(r.owner_local.data(), route.count, owner.stream());
+          route.d_pack.allocate(route.count * pack_bytes);
+          MEDUSA_CUDA_CHECK(cudaStreamSynchronize(owner.stream()));
+        }
+        (owner_here && target_here ? routes_ : owner_here ? sends_ : receives_).push_back(std::move(route));
       }
     }
   }
@@ -149,7 +159,9 @@ class ReplicaExchange {
   std::string describe() const {
     return what_.describe(plan_) + ", " +
            (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
-           " on a copy stream per GPU";
+           " on a copy stream per GPU" +
+           (own_.ranks > 1 ? ", between ranks staged through pinned host memory over " + transport_.describe()
+                           : std::string());
   }
 
  private:
@@ -161,9 +173,13 @@ class ReplicaExchange {
     std::uint32_t owner = 0, target = 0;
     VertexId begin = 0;
     std::size_t count = 0;
-    DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU
-    DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU
+    int tag = 0;
+    DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU (owner on this rank)
+    DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU (owner on this rank)
+    PinnedBuffer<std::byte> h_pack;   // packed values on their way between ranks
   };
+  Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
+  Side& side(std::uint32_t partition) { return sides_[own_.local_index(partition)]; }
 
   // Adds the previous refresh's copy time (its events are recorded; waits if still in flight).
   void collect_timing() {
@@ -184,7 +200,7 @@ class ReplicaExchange {
   std::uint64_t start(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
-    if (arrays == 0 || routes_.empty()) return 0;
+    if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
     collect_timing();
     // Copies land in replica ranges that earlier work of the target may still read, and the
     // packs below reuse buffers the previous refresh's copies may still read.
@@ -194,19 +210,20 @@ class ReplicaExchange {
       if (sent_once_) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
     }
     // Pack on each owner's compute stream (ordered after the work that wrote the fields).
-    for (Route& r : routes_) {
-      Engine& owner = *engines_[r.owner];
-      DeviceScope on(owner.device_ordinal());
-      std::size_t offset = 0;
-      for (std::size_t k = 0; k < arrays; ++k) {
-        const std::size_t size = size_of(k);
-        gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
-               owner.stream());
-        offset += size;
+    for (std::vector<Route>* packed : {&routes_, &sends_}) {
+      for (Route& r : *packed) {
+        Engine& owner = engine(r.owner);
+        DeviceScope on(owner.device_ordinal());
+        std::size_t offset = 0;
+        for (std::size_t k = 0; k < arrays; ++k) {
+          const std::size_t size = size_of(k);
+          gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
+                 owner.stream());
+          offset += size;
+        }
       }
     }
     std::uint64_t bytes = 0;
-    std::vector<bool> sends(n, false);
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].packed->get(), engines_[q]->stream()));
@@ -214,11 +231,11 @@ class ReplicaExchange {
     }
     timing_pending_ = true;
     for (Route& r : routes_) {
-      Engine& owner = *engines_[r.owner];
-      Engine& target = *engines_[r.target];
+      Engine& owner = engine(r.owner);
+      Engine& target = engine(r.target);
       DeviceScope on(owner.device_ordinal());
-      cudaStream_t cs = sides_[r.owner].copy_stream->get();
-      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[r.target].ready->get(), 0));
+      cudaStream_t cs = side(r.owner).copy_stream->get();
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
@@ -229,9 +246,9 @@ class ReplicaExchange {
         offset += size;
         bytes += r.count * size;
       }
-      sends[r.owner] = true;
-      senders_[r.target].push_back(r.owner);
+      senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
     }
+    bytes += exchange_between_ranks(array_of, arrays, size_of);
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
@@ -240,6 +257,47 @@ class ReplicaExchange {
     for (auto& s : senders_) {
       std::sort(s.begin(), s.end());
       s.erase(std::unique(s.begin(), s.end()), s.end());
+    }
+    return bytes;
+  }
+
+  // The routes to and from other ranks (after the packs and the local copies were issued): packed
+  // bytes to pinned memory, through the transport, and into the replica ranges on the target's
+  // copy stream. Returns the bytes received.
+  template <class ArrayOf, class SizeOf>
+  std::uint64_t exchange_between_ranks(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+    if (sends_.empty() && receives_.empty()) return 0;
+    std::size_t bytes_per_vertex = 0;
+    for (std::size_t k = 0; k < arrays; ++k) bytes_per_vertex += size_of(k);
+    for (Route& r : sends_) {  // on the owner's copy stream, after its packs
+      DeviceScope on(engine(r.owner).device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaMemcpyAsync(r.h_pack.data(), r.d_pack.data(), r.count * bytes_per_vertex,
+                                        cudaMemcpyDeviceToHost, side(r.owner).copy_stream->get()));
+    }
+    for (Route& r : receives_) transport_.post_receive(own_.rank_of(r.owner), r.tag, r.h_pack.data(),
+                                                       r.count * bytes_per_vertex);
+    for (Route& r : sends_) {
+      DeviceScope on(engine(r.owner).device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaStreamSynchronize(side(r.owner).copy_stream->get()));
+      transport_.post_send(own_.rank_of(r.target), r.tag, r.h_pack.data(), r.count * bytes_per_vertex);
+    }
+    transport_.complete();
+    std::uint64_t bytes = 0;
+    for (Route& r : receives_) {
+      Engine& target = engine(r.target);
+      DeviceScope on(target.device_ordinal());
+      cudaStream_t cs = side(r.target).copy_stream->get();
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(array_of(target, k) + static_cast<std::size_t>(r.begin) * size,
+                                          r.h_pack.data() + offset * r.count, r.count * size,
+                                          cudaMemcpyHostToDevice, cs));
+        offset += size;
+        bytes += r.count * size;
+      }
+      senders_[own_.local_index(r.target)].push_back(own_.local_index(r.target));
     }
     return bytes;
   }
@@ -271,12 +329,15 @@ class ReplicaExchange {
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;
   common::ReplicatedState<Program> what_;
+  transport::Transport& transport_;
+  transport::PartitionOwnership own_;
   bool peer_ok_ = true;
   bool sent_once_ = false;
   bool timing_pending_ = false;
   double seconds_ = 0.0;
   std::vector<Side> sides_;
-  std::vector<Route> routes_;
+  std::vector<Route> routes_;             // both ends on this rank: peer copies
+  std::vector<Route> sends_, receives_;   // one end on another rank: staged through the host
   std::vector<std::vector<std::uint32_t>> senders_;  // per target: owners whose copies are in flight
 };
 
