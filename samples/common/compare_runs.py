@@ -45,6 +45,9 @@ def main():
     which.add_argument("--vertex-order", action="store_true", help="compare input IDs with degree order")
     which.add_argument("--ranks", type=int, help="compare one process with this many MPI ranks")
     p.add_argument("--mpirun", default="mpirun", help="the MPI launcher (with --ranks)")
+    p.add_argument("--one-gpu", action="store_true",
+                   help="with --ranks N: N partitions on one GPU (--gpus 1 --partitions-per-gpu N), "
+                        "in one process and over the ranks")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -53,7 +56,9 @@ def main():
     if a.parts:
         runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", ["--gpus", str(a.parts)])]
     elif a.ranks:
-        runs = [("1 process", []), (f"{a.ranks} MPI ranks", ["--distributed"])]
+        # On one GPU both runs cut the same partitions: they differ only in what moves the replicas.
+        shared = ["--gpus", "1", "--partitions-per-gpu", str(a.ranks)] if a.one_gpu else []
+        runs = [("1 process", shared), (f"{a.ranks} MPI ranks", ["--distributed", *shared])]
         launcher = (a.mpirun, "-np", str(a.ranks), "--oversubscribe")
     else:
         runs = [("input order", ["--vertex-order", "input"]), ("degree order", ["--vertex-order", "degree"])]
