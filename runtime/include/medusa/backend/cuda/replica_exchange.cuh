@@ -10,14 +10,16 @@
 // (transport/ownership.h). A route between two of them is the same peer copy; a route to another
 // rank is staged through host memory: packed on the owner's GPU, copied to pinned memory, sent
 // through the transport (MPI), and on the target copied from pinned memory into the replica range
-// on its copy stream, so wait(p) covers it as it covers a peer copy. (NCCL would send the packed
-// bytes device to device instead: docs/multi-gpu.md.)
+// on its copy stream, so wait(p) covers it as it covers a peer copy. With NCCL (MEDUSA_ENABLE_NCCL,
+// one GPU per rank, each a different one) the packed bytes go device to device instead: ncclSend
+// from the owner's pack, ncclRecv straight into the replica range, on the copy stream.
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/backend/cuda/nccl_link.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/transport/transport.h>
@@ -27,6 +29,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -93,6 +97,7 @@ class ReplicaExchange {
         }
       }
     }
+    if (own_.ranks > 1) nccl_ = connect_nccl();
     int tag = 0;  // the route's number: both ranks of a staged route count the routes alike
     for (const PartitionLayout& l : plan_.partitions) {
       for (const ReplicaRoute& r : l.replicas) {
@@ -105,7 +110,8 @@ class ReplicaExchange {
         route.begin = r.begin;
         route.count = r.owner_local.size();
         route.tag = tag;
-        if (!owner_here || !target_here) route.h_pack = PinnedBuffer<std::byte>(route.count * pack_bytes);
+        if ((!owner_here || !target_here) && !nccl_)
+          route.h_pack = PinnedBuffer<std::byte>(route.count * pack_bytes);
         if (owner_here) {
           Engine& owner = engine(r.owner);
           DeviceScope on(owner.device_ordinal());
@@ -160,8 +166,9 @@ class ReplicaExchange {
     return what_.describe(plan_) + ", " +
            (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
            " on a copy stream per GPU" +
-           (own_.ranks > 1 ? ", between ranks staged through pinned host memory over " + transport_.describe()
-                           : std::string());
+           (own_.ranks == 1 ? std::string()
+            : nccl_        ? ", between ranks NCCL device to device"
+                           : ", between ranks staged through pinned host memory over " + transport_.describe());
   }
 
  private:
@@ -267,6 +274,7 @@ class ReplicaExchange {
   template <class ArrayOf, class SizeOf>
   std::uint64_t exchange_between_ranks(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
     if (sends_.empty() && receives_.empty()) return 0;
+    if (nccl_) return exchange_through_nccl(array_of, arrays, size_of);
     std::size_t bytes_per_vertex = 0;
     for (std::size_t k = 0; k < arrays; ++k) bytes_per_vertex += size_of(k);
     for (Route& r : sends_) {  // on the owner's copy stream, after its packs
@@ -302,6 +310,59 @@ class ReplicaExchange {
     return bytes;
   }
 
+  // NCCL: one rank, one engine, one copy stream; every pair of ranks matches its sends and
+  // receives in route order, field by field.
+  template <class ArrayOf, class SizeOf>
+  std::uint64_t exchange_through_nccl(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+    Engine& here = *engines_[0];
+    DeviceScope on(here.device_ordinal());
+    cudaStream_t cs = sides_[0].copy_stream->get();
+    MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[0].ready->get(), 0));  // replicas still read
+    std::uint64_t bytes = 0;
+    nccl_->group_start();
+    for (Route& r : sends_) {
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        nccl_->send(r.d_pack.data() + offset * r.count, r.count * size_of(k), own_.rank_of(r.target), cs);
+        offset += size_of(k);
+      }
+    }
+    for (Route& r : receives_) {
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        nccl_->receive(array_of(here, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
+                       own_.rank_of(r.owner), cs);
+        bytes += r.count * size;
+      }
+    }
+    nccl_->group_end();
+    if (!receives_.empty()) senders_[0].push_back(0);
+    return bytes;
+  }
+
+  // NCCL when it is built in, not switched off (MEDUSA_NCCL=0), and every rank runs one engine on
+  // a GPU of its own (NCCL cannot connect two ranks on one GPU). Every rank decides alike.
+  std::unique_ptr<NcclLink> connect_nccl() {
+    const char* env = std::getenv("MEDUSA_NCCL");
+    bool usable = NcclLink::available() && !(env != nullptr && std::strcmp(env, "0") == 0) && engines_.size() == 1;
+    std::vector<std::byte> mine(1 + sizeof(cudaUUID_t));
+    if (!engines_.empty()) {
+      cudaDeviceProp prop{};
+      MEDUSA_CUDA_CHECK(cudaGetDeviceProperties(&prop, engines_[0]->device_ordinal()));
+      std::memcpy(mine.data() + 1, &prop.uuid, sizeof(cudaUUID_t));
+    }
+    mine[0] = std::byte{usable ? std::uint8_t{1} : std::uint8_t{0}};
+    const std::vector<std::vector<std::byte>> all = transport_.all_gather(mine);
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      usable = usable && all[r].size() == mine.size() && all[r][0] == std::byte{1};
+      for (std::size_t q = 0; usable && q < r; ++q)
+        usable = std::memcmp(all[q].data() + 1, all[r].data() + 1, sizeof(cudaUUID_t)) != 0;
+    }
+    if (!usable) return nullptr;
+    DeviceScope on(engines_[0]->device_ordinal());
+    return NcclLink::connect(transport_);
+  }
+
   static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
                      std::size_t n, cudaStream_t s) {
     if (n == 0) return;
@@ -331,6 +392,7 @@ class ReplicaExchange {
   common::ReplicatedState<Program> what_;
   transport::Transport& transport_;
   transport::PartitionOwnership own_;
+  std::unique_ptr<NcclLink> nccl_;  // routes between ranks device to device, when usable
   bool peer_ok_ = true;
   bool sent_once_ = false;
   bool timing_pending_ = false;
