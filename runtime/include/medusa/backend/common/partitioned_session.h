@@ -87,6 +87,7 @@ class PartitionedSession : public SessionBase {
     edge_count_ = t.edge_count;
     check_seeds(graph.initially_active());
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
+    conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
     } else {
@@ -128,16 +129,15 @@ class PartitionedSession : public SessionBase {
   // Copies the kDownload fields back into `graph` (each vertex from its owner, each edge from its
   // tail's partition; edges back to input order). Distributed: every rank gets the whole result.
   void Dump_Result(GraphType& graph) {
-    ranks_.ending_job_on_failure([&] { dump_result(graph); });
-  }
-  void dump_result(GraphType& graph) {
-    MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
-                   "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
-                       " vertices and " + std::to_string(graph.edge_count()) +
-                       " edges, but the device data was built for " +
-                       std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
-    for (auto& e : engines_) e->download(graph);
-    if (ranks_.distributed()) gather_results<Program>(ranks_.transport(), plan_, graph);
+    ranks_.ending_job_on_failure([&] {
+      MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
+                     "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
+                         " vertices and " + std::to_string(graph.edge_count()) +
+                         " edges, but the device data was built for " +
+                         std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
+      for (auto& e : engines_) e->download(graph);
+      if (ranks_.distributed()) gather_results<Program>(ranks_.transport(), plan_, graph);
+    });
   }
 
   template <class Op>
