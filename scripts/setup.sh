@@ -8,7 +8,8 @@ $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build git xz-utils python3 \
   clang-16 libclang-16-dev llvm-16-dev libzstd-dev \
-  libmetis-dev catch2 liblzma-dev zlib1g-dev
+  libmetis-dev catch2 liblzma-dev zlib1g-dev \
+  openmpi-bin libopenmpi-dev
 if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null 2>&1; then
   echo "note: no CUDA toolkit found; Medusa builds the host backend only (MEDUSA_ENABLE_CUDA=OFF)" >&2
 fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Runs a sample twice, each with --validate, and checks that both write the same results (exactly,
 or within a relative tolerance): on one partition and on N (--parts N; the sample.*.partitioned
-ctests), or with the vertices in input order and renumbered by degree on the device
-(--vertex-order; the sample.*.degree-order ctests)."""
+ctests), with the vertices in input order and renumbered by degree on the device
+(--vertex-order; the sample.*.degree-order ctests), or in one process and over N MPI ranks
+(--ranks N --mpirun PATH: `mpirun -np N --oversubscribe <sample> ... --distributed`; the
+sample.*.mpi-N ctests)."""
 import argparse
 import re
 import subprocess
@@ -11,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 
-def run(sample, args, extra, out):
-    cmd = [sample, *args, *extra, "--validate", "--output", str(out)]
+def run(sample, args, extra, out, launcher=()):
+    cmd = [*launcher, sample, *args, *extra, "--validate", "--output", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
@@ -41,19 +43,30 @@ def main():
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--parts", type=int, help="compare 1 partition with this many")
     which.add_argument("--vertex-order", action="store_true", help="compare input IDs with degree order")
+    which.add_argument("--ranks", type=int, help="compare one process with this many MPI ranks")
+    p.add_argument("--mpirun", default="mpirun", help="the MPI launcher (with --ranks)")
+    p.add_argument("--one-gpu", action="store_true",
+                   help="with --ranks N: N partitions on one GPU (--gpus 1 --partitions-per-gpu N), "
+                        "in one process and over the ranks")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    launcher = ()
     if a.parts:
         runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", ["--gpus", str(a.parts)])]
+    elif a.ranks:
+        # On one GPU both runs cut the same partitions: they differ only in what moves the replicas.
+        shared = ["--gpus", "1", "--partitions-per-gpu", str(a.ranks)] if a.one_gpu else []
+        runs = [("1 process", shared), (f"{a.ranks} MPI ranks", ["--distributed", *shared])]
+        launcher = (a.mpirun, "-np", str(a.ranks), "--oversubscribe")
     else:
         runs = [("input order", ["--vertex-order", "input"]), ("degree order", ["--vertex-order", "degree"])]
     (name_one, extra_one), (name_two, extra_two) = runs
     with tempfile.TemporaryDirectory() as tmp:
         one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
         run(a.sample, args, extra_one, one)
-        run(a.sample, args, extra_two, two)
+        run(a.sample, args, extra_two, two, launcher)
         lines_one = one.read_text().splitlines()
         lines_two = two.read_text().splitlines()
     if len(lines_one) != len(lines_two):

@@ -2,6 +2,7 @@
 
 #include <medusa/io/generators.h>
 #include <medusa/io/graph_file.h>
+#include <medusa/transport/mpi_job.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -46,7 +47,9 @@ std::string g_backend = "host";
       << "  --output FILE     write per-vertex results\n"
       << "  --layout L        edge layout: auto, csr, column or hybrid (default auto)\n"
       << "  --vertex-order O  device vertex numbering: auto, input or degree (default auto)\n"
-      << "  --verbose         print the runtime's layout and memory report\n";
+      << "  --verbose         print the runtime's layout and memory report\n"
+      << "  --distributed     one process per partition: mpirun -np N " << o.program << " ... --distributed\n"
+      << "                    (rank 0 prints and writes --output; docs/multi-gpu.md)\n";
   std::exit(error.empty() ? 0 : 2);
 }
 
@@ -67,6 +70,19 @@ int parse_count(const Options& o, const std::string& description, const std::str
     usage(o, description, flag + " is too large: '" + text + "' (at most " +
                               std::to_string(std::numeric_limits<int>::max()) + ")");
   return static_cast<int>(v);
+}
+
+// --distributed: joins the MPI job before anything can fail (a failure then ends every rank), and
+// leaves stdout to rank 0.
+void join_job(const Options& o) {
+  try {
+    transport::start_job();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: --distributed: %s\n", o.program.c_str(), e.what());
+    std::exit(2);
+  }
+  if (transport::job_rank() != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
+    std::fprintf(stderr, "%s: rank %u: cannot silence stdout\n", o.program.c_str(), transport::job_rank());
 }
 
 }  // namespace
@@ -112,6 +128,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     } else if (a == "--symmetrize") o.symmetrize = true;
     else if (a == "--validate") o.validate = true;
     else if (a == "--verbose") o.verbose = true;
+    else if (a == "--distributed") o.distributed = true;
     else if (a == "--layout") {
       const std::string l = value();
       if (l == "auto") o.layout = Layout::Auto;
@@ -142,6 +159,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
                               std::to_string(o.partitions_per_gpu) + " makes " + std::to_string(partitions) +
                               " partitions (G * P); at most " +
                               std::to_string(std::numeric_limits<int>::max()) + " are possible");
+  if (o.distributed) join_job(o);
   return o;
 }
 
@@ -255,6 +273,7 @@ void configure(Config& conf, const Options& opt) {
   conf.verbose = opt.verbose;
   conf.layout = opt.layout;
   conf.vertexOrder = opt.vertex_order;
+  conf.distributed = opt.distributed;
 }
 
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {
@@ -280,6 +299,9 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
                 stats.exchange_seconds * 1e3,
                 stats.seconds > 0 ? 100.0 * stats.exchange_seconds / stats.seconds : 0.0);
   }
+  for (std::size_t r = 0; r < stats.rank_times.size(); ++r)
+    std::printf("%s: rank %zu: %.3f ms computing, %.3f ms exchanging\n", name.c_str(), r,
+                stats.rank_times[r].compute_seconds * 1e3, stats.rank_times[r].exchange_seconds * 1e3);
 }
 
 int report_validation(const std::string& what, std::size_t mismatches,
@@ -294,6 +316,7 @@ int report_validation(const std::string& what, std::size_t mismatches,
 }
 
 bool write_results(const std::string& path, VertexId vertex_count, const std::vector<double>& values) {
+  if (transport::job_rank() != 0) return true;  // (every rank has the results; rank 0 writes them)
   std::FILE* out = std::fopen(path.c_str(), "w");
   if (!out) {
     std::fprintf(stderr, "cannot write %s\n", path.c_str());

@@ -2,6 +2,7 @@
 //   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus G]
 //            [--partitions-per-gpu P]
 //            [--weights LO:HI] [--seed S] [--symmetrize] [--validate] [--output FILE] [--verbose]
+//            [--distributed]
 // With no graph file the sample generates a small R-MAT graph, so it always runs.
 #pragma once
 
@@ -38,6 +39,7 @@ struct Options {
   Layout layout = Layout::Auto;   // --layout
   VertexOrder vertex_order = VertexOrder::Auto;  // --vertex-order
   bool verbose = false;
+  bool distributed = false;       // --distributed: one MPI rank per partition (mpirun)
   std::string output;
 
   // G GPUs with P partitions each: Config::gpuCount (the paper's name counts partitions).
@@ -92,7 +94,7 @@ Graph<V, E> make_graph(const EdgeList& in) {
 }
 
 // Copies the run options (--gpus, --partitions-per-gpu, --partition-file, --replication-hops,
-// --verbose) into the configuration.
+// --verbose, --distributed) into the configuration.
 void configure(Config& conf, const Options& opt);
 
 // "supersteps 30, 1.234 ms, 0.52 GTEPS (edges visited / time)" on stdout, and for partitioned runs

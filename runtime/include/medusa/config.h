@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace medusa {
 
@@ -75,12 +76,24 @@ struct Config {
   // The runtime's other schedule choices, Auto unless forced (tuning.h, docs/tuning.md).
   Tuning tuning;
   bool verbose = false;                      // print layout choice, memory use, per-superstep stats
+  // Run over the ranks of an MPI job (`mpirun -np N ./prog --distributed`; needs Medusa built with
+  // MPI): partition p runs on rank p % N, and gpuCount = 1 means one partition per rank. Every
+  // rank runs the same program on the same graph; Dump_Result gives each the whole result
+  // (docs/multi-gpu.md).
+  bool distributed = false;
+};
+
+// One rank's share of a distributed run's time: exchange is its time in replica refreshes and the
+// end-of-superstep reductions (waiting for slower ranks included), compute the rest.
+struct RankTime {
+  double compute_seconds = 0.0;
+  double exchange_seconds = 0.0;
 };
 
 // What a finished Run reports.
 struct RunStats {
   std::uint32_t supersteps = 0;
-  double seconds = 0.0;
+  double seconds = 0.0;              // (distributed: the slowest rank's)
   std::uint64_t edges_visited = 0;  // edges traversed by EDGE/ELIST calls, summed over supersteps
   std::string stop_reason;          // "maxIteration", "halt vote", "no continue vote"
   // Supersteps the CUDA backend issued in batches, without a read-back after each (long runs of
@@ -98,7 +111,10 @@ struct RunStats {
   double replication_factor = 1.0;       // local vertex copies / vertices (owned + replicas)
   std::uint32_t exchange_refreshes = 0;  // field and frontier-flag refreshes
   std::uint64_t exchange_bytes = 0;      // bytes copied between partitions
-  double exchange_seconds = 0.0;         // time the copies took (on the GPUs' copy streams)
+  double exchange_seconds = 0.0;         // time the copies took (on the GPUs' copy streams;
+                                         // distributed: the slowest rank's, reductions included)
+  // Distributed runs over more than one rank: each rank's time, in rank order.
+  std::vector<RankTime> rank_times;
 };
 
 }  // namespace medusa

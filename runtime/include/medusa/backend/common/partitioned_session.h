@@ -11,13 +11,19 @@
 // launch finds fresh_hop_ == 0 the Exchange refreshes every replica (fresh_hop_ = h), overlapped with
 // the launch's owned heads, which read no replica. With h = 1 that is once per superstep; with h
 // hops once per h supersteps, the paper's multi-hop replication.
+//
+// Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
+// partitions over the same plan (rank_group.h); engines_[i] is partition ownership.partition(i).
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/distributed_results.h>
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/message_value.h>
+#include <medusa/backend/common/multi_hop.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/common/rank_group.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/common/step_state_guard.h>
 #include <medusa/backend/common/stop_decision.h>
@@ -58,18 +64,6 @@ struct StepCounts {
   std::uint64_t active_edges = 0;
 };
 
-// Whether a program may keep more than one hop of replicas: replicated edges and the outer hops
-// are not refreshed, so nothing may live on them that a refresh cannot restore.
-template <class Program>
-const char* multi_hop_obstacle() {
-  bool writes_edge_field = false;
-  for (const FieldSpec& f : Program::edge_fields) writes_edge_field |= (f.direction & kDownload) != 0;
-  return Program::uses.vertex_frontier ? "the program uses a vertex frontier (SetActive/Domain::Active)"
-         : Program::uses.edge_frontier ? "the program uses an edge frontier"
-         : writes_edge_field           ? "a functor writes an edge field"
-                                       : nullptr;
-}
-
 template <class Program, class Engine, class Exchange>
 class PartitionedSession : public SessionBase {
  public:
@@ -78,7 +72,13 @@ class PartitionedSession : public SessionBase {
   using Message = typename Program::Message;
   using GraphType = Graph<Vertex, Edge>;
 
-  PartitionedSession(GraphType& graph, const Config& conf) : conf_(resolve_tuning(conf)) {
+  PartitionedSession(GraphType& graph, const Config& conf) : conf_(resolve_tuning(conf)), ranks_(conf) {
+    ranks_.ending_job_on_failure([&] { build(graph, conf); });
+    if (verbose()) std::fprintf(stderr, "%s\n", report().c_str());
+  }
+
+ private:
+  void build(GraphType& graph, const Config& conf) {
     MEDUSA_REQUIRE(conf.messagesPerEdge >= 1,
                    "Config::messagesPerEdge (the paper's m) must be at least 1");
     MEDUSA_REQUIRE(conf.gpuCount >= 1, "Config::gpuCount must be at least 1 (it is " +
@@ -87,23 +87,28 @@ class PartitionedSession : public SessionBase {
     vertex_count_ = t.vertex_count;
     edge_count_ = t.edge_count;
     check_seeds(graph.initially_active());
-    const auto parts = static_cast<std::uint32_t>(conf.gpuCount);
+    const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
+    conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
     } else {
       build_plan(t, parts);
       std::vector<VertexId> seeds(graph.initially_active());
       std::sort(seeds.begin(), seeds.end());
-      for (std::uint32_t p = 0; p < parts; ++p) {
-        const PartitionLayout& l = plan_.partitions[p];
-        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph,
-                                                    local_seeds(seeds, l), conf_, p));
+      for (std::uint32_t i = 0; i < ranks_.ownership().owned_count(parts); ++i) {  // (i = p in one process)
+        const PartitionLayout& l = layout(i);  // (slot l.index: partition p on GPU p / partitionsPerGpu)
+        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph, local_seeds(seeds, l), conf_,
+                                                    l.index));
       }
-      exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program());
+      exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
+                                             ranks_.transport());
     }
     use_config(conf_);
-    if (conf_.verbose) std::fprintf(stderr, "%s\n", report().c_str());
   }
+  bool verbose() const { return conf_.verbose && ranks_.reports(); }
+  PartitionLayout& layout(std::uint32_t i) { return plan_.partitions[ranks_.ownership().partition(i)]; }
+
+ public:
 
   PartitionedSession(const PartitionedSession&) = delete;
   PartitionedSession& operator=(const PartitionedSession&) = delete;
@@ -114,22 +119,27 @@ class PartitionedSession : public SessionBase {
   RunStats Run(void (*iteration)()) {
     MEDUSA_REQUIRE(iteration != nullptr, "Device::Run: the iteration function is null");
     const ScheduledRun<PartitionedSession> scheduled(*this, medusa::detail::schedule_of(iteration));
-    return run_guarded([iteration] { iteration(); }, medusa::detail::is_replayable_iteration(iteration));
+    return ranks_.ending_job_on_failure([&] {
+      return run_guarded([iteration] { iteration(); }, medusa::detail::is_replayable_iteration(iteration));
+    });
   }
   template <class F>
   RunStats Run(F&& iteration) {
-    return run_guarded([&iteration] { iteration(); }, false);
+    return ranks_.ending_job_on_failure([&] { return run_guarded([&iteration] { iteration(); }, false); });
   }
 
   // Copies the kDownload fields back into `graph` (each vertex from its owner, each edge from its
-  // tail's partition; edges back to input order).
+  // tail's partition; edges back to input order). Distributed: every rank gets the whole result.
   void Dump_Result(GraphType& graph) {
-    MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
-                   "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
-                       " vertices and " + std::to_string(graph.edge_count()) +
-                       " edges, but the device data was built for " +
-                       std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
-    for (auto& e : engines_) e->download(graph);
+    ranks_.ending_job_on_failure([&] {
+      MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
+                     "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
+                         " vertices and " + std::to_string(graph.edge_count()) +
+                         " edges, but the device data was built for " +
+                         std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
+      for (auto& e : engines_) e->download(graph);
+      if (ranks_.distributed()) gather_results<Program>(ranks_.transport(), plan_, graph);
+    });
   }
 
   template <class Op>
@@ -177,7 +187,7 @@ class PartitionedSession : public SessionBase {
       }
     }
     if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
-      if (domain == Domain::Received && !exchange_) {  // may run in the superstep's end
+      if (domain == Domain::Received && parts_ == 1) {  // may run in the superstep's end
         flush_deferred();
         if (engines_.front()->hold_receiver_vertex(element)) return;
       }
@@ -216,15 +226,15 @@ class PartitionedSession : public SessionBase {
 
   // Statistics of the last Run().
   const RunStats& last_stats() const { return stats_; }
-  std::uint32_t partitions() const { return static_cast<std::uint32_t>(engines_.size()); }
+  std::uint32_t partitions() const { return parts_; }
   std::uint32_t replication_hops() const { return hops_; }
   const PartitionPlan& plan() const { return plan_; }
-  Engine& engine(std::uint32_t p) { return *engines_[p]; }
+  Engine& engine(std::uint32_t i) { return *engines_[i]; }  // (i = p in one process)
 
   std::string report() const {
     std::string r;
-    if (engines_.size() > 1) {
-      r += "medusa: partitioned run: " + plan_.describe() + "\n";
+    if (parts_ > 1) {
+      r += "medusa: partitioned run: " + plan_.describe() + "\n" + ranks_.describe();
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
     }
@@ -240,12 +250,12 @@ class PartitionedSession : public SessionBase {
   // Calls launch(engine, range) on every engine with the ranges fresh replicas allow.
   template <ApiKind K, class Launch>
   void dispatch(Domain, const Launch& launch) {
-    if (!exchange_) {
+    if (parts_ == 1) {
       launch(*engines_.front(), LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
       return;
     }
     const auto each = [&](const auto& range_of) {
-      for (std::uint32_t p = 0; p < engines_.size(); ++p) launch(*engines_[p], range_of(plan_.partitions[p]));
+      for (std::uint32_t i = 0; i < engines_.size(); ++i) launch(*engines_[i], range_of(layout(i)));
     };
     if constexpr (K == ELIST || K == EDGE) {
       if (fresh_hop_ == 0) {
@@ -380,7 +390,7 @@ class PartitionedSession : public SessionBase {
   RunStats run_guarded(const Iteration& iteration, bool replayable) {
     try {
       if constexpr (Engine::kBatchesSupersteps)
-        for (auto& e : engines_) e->begin_run(/*replayable=*/replayable && engines_.size() == 1);
+        for (auto& e : engines_) e->begin_run(/*replayable=*/replayable && parts_ == 1);
       return run_supersteps(iteration);
     } catch (...) {
       clear_deferred();
@@ -394,6 +404,7 @@ class PartitionedSession : public SessionBase {
     medusa::detail::CurrentSessionScope scope(this);
     StepStateGuard step_guard;
     stats_ = RunStats{};
+    ranks_.reset_timing();
     if (exchange_) exchange_->reset_timing();
     const auto start = std::chrono::steady_clock::now();
     if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
@@ -443,13 +454,14 @@ class PartitionedSession : public SessionBase {
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
       }
+      ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
-      if (conf_.verbose)
+      if (verbose())
         std::fprintf(stderr, "medusa: superstep %u: next frontier %llu vertices, %llu edges%s\n", step,
                      static_cast<unsigned long long>(total.active_vertices),
                      static_cast<unsigned long long>(total.active_edges),
-                     engines_.size() > 1 ? " (local copies, replicas included)" : "");
+                     parts_ > 1 ? " (local copies, replicas included)" : "");
       const StopDecision d = decide_stop(total.votes.data(), step, conf_, Program::uses);
       if (d.stop) {
         stats_.stop_reason = d.reason;
@@ -459,12 +471,13 @@ class PartitionedSession : public SessionBase {
     for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
     if constexpr (Engine::kFusesVertexIntoGather)
       for (auto& e : engines_) stats_.source_passes_skipped += e->take_source_prefetches();
-    stats_.partitions = static_cast<std::uint32_t>(engines_.size());
+    stats_.partitions = parts_;
     stats_.replication_hops = hops_;
-    if (engines_.size() > 1) stats_.replication_factor = plan_.replication_factor();
+    if (parts_ > 1) stats_.replication_factor = plan_.replication_factor();
     if (exchange_) stats_.exchange_seconds = exchange_->transfer_seconds();
     stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (conf_.verbose) {
+    ranks_.combine_stats(stats_);
+    if (verbose()) {
       std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n",
                    stats_.supersteps, stats_.seconds, stats_.stop_reason.c_str(),
                    static_cast<unsigned long long>(stats_.edges_visited));
@@ -558,7 +571,13 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
 
-  PartitionAssignment assign(const Topology& t, std::uint32_t parts) const {
+  PartitionAssignment assign(const Topology& t, std::uint32_t parts) {
+    PartitionAssignment a;
+    if (ranks_.reports()) a = assign_here(t, parts);  // (rank 0)
+    ranks_.share_assignment(a, t.vertex_count, parts);
+    return a;
+  }
+  PartitionAssignment assign_here(const Topology& t, std::uint32_t parts) const {
     const std::string& file = conf_.partitionFile;
     if (!file.empty() && std::ifstream(file).good()) {
       PartitionAssignment a = load_partition(file, t.vertex_count, parts);
@@ -572,6 +591,8 @@ class PartitionedSession : public SessionBase {
   static constexpr std::uint32_t kMaxAutoHops = 4;
 
   Config conf_;
+  RankGroup ranks_;           // this process, or the MPI job's ranks
+  std::uint32_t parts_ = 1;   // partitions over every rank
   std::uint64_t vertex_count_ = 0, edge_count_ = 0;
   PartitionPlan plan_;
   VertexOrderChoice order_;  // of the whole graph, or of each partition's owned vertices

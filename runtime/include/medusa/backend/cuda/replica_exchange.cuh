@@ -6,22 +6,31 @@
 // partition's owned heads are processed while the bytes are in flight; wait(p) makes partition p's
 // later work see them.
 //
-// One process drives every GPU here. Across processes the same routes become ncclSend/ncclRecv
-// pairs on the copy stream (docs/multi-gpu.md, "MPI + NCCL").
+// In a distributed run (Config::distributed) each rank holds the engines of its own partitions
+// (transport/ownership.h). A route between two of them is the same peer copy; a route to another
+// rank is staged through host memory: packed on the owner's GPU, copied to pinned memory, sent
+// through the transport (MPI), and on the target copied from pinned memory into the replica range
+// on its copy stream, so wait(p) covers it as it covers a peer copy. With NCCL (MEDUSA_ENABLE_NCCL,
+// one GPU per rank, each a different one) the packed bytes go device to device instead: ncclSend
+// from the owner's pack, ncclRecv straight into the replica range, on the copy stream.
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/backend/cuda/nccl_link.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/transport/transport.h>
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,8 +63,9 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  common::ReplicatedState<Program> what)
-      : plan_(plan), engines_(engines), what_(std::move(what)) {
+                  common::ReplicatedState<Program> what, transport::Transport& transport)
+      : plan_(plan), engines_(engines), what_(std::move(what)), transport_(transport),
+        own_(transport.ownership()) {
     const std::size_t pack_bytes = what_.bytes_per_replica();
     sides_.resize(engines_.size());
     for (std::size_t p = 0; p < engines_.size(); ++p) {
@@ -87,19 +97,30 @@ class ReplicaExchange {
         }
       }
     }
+    if (own_.ranks > 1) nccl_ = connect_nccl();
+    int tag = 0;  // the route's number: both ranks of a staged route count the routes alike
     for (const PartitionLayout& l : plan_.partitions) {
       for (const ReplicaRoute& r : l.replicas) {
+        ++tag;
+        const bool owner_here = own_.owns(r.owner), target_here = own_.owns(l.index);
+        if (!owner_here && !target_here) continue;
         Route route;
         route.owner = r.owner;
         route.target = l.index;
         route.begin = r.begin;
         route.count = r.owner_local.size();
-        DeviceScope on(engines_[r.owner]->device_ordinal());
-        route.d_index.allocate(route.count);
-        route.d_index.upload(r.owner_local.data(), route.count, engines_[r.owner]->stream());
-        route.d_pack.allocate(route.count * pack_bytes);
-        MEDUSA_CUDA_CHECK(cudaStreamSynchronize(engines_[r.owner]->stream()));
-        routes_.push_back(std::move(route));
+        route.tag = tag;
+        if ((!owner_here || !target_here) && !nccl_)
+          route.h_pack = PinnedBuffer<std::byte>(route.count * pack_bytes);
+        if (owner_here) {
+          Engine& owner = engine(r.owner);
+          DeviceScope on(owner.device_ordinal());
+          route.d_index.allocate(route.count);
+          route.d_index.upload(r.owner_local.data(), route.count, owner.stream());
+          route.d_pack.allocate(route.count * pack_bytes);
+          MEDUSA_CUDA_CHECK(cudaStreamSynchronize(owner.stream()));
+        }
+        (owner_here && target_here ? routes_ : owner_here ? sends_ : receives_).push_back(std::move(route));
       }
     }
   }
@@ -144,7 +165,10 @@ class ReplicaExchange {
   std::string describe() const {
     return what_.describe(plan_) + ", " +
            (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
-           " on a copy stream per GPU";
+           " on a copy stream per GPU" +
+           (own_.ranks == 1 ? std::string()
+            : nccl_        ? ", between ranks NCCL device to device"
+                           : ", between ranks staged through pinned host memory over " + transport_.describe());
   }
 
  private:
@@ -156,9 +180,13 @@ class ReplicaExchange {
     std::uint32_t owner = 0, target = 0;
     VertexId begin = 0;
     std::size_t count = 0;
-    DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU
-    DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU
+    int tag = 0;
+    DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU (owner on this rank)
+    DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU (owner on this rank)
+    PinnedBuffer<std::byte> h_pack;   // packed values on their way between ranks
   };
+  Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
+  Side& side(std::uint32_t partition) { return sides_[own_.local_index(partition)]; }
 
   // Adds the previous refresh's copy time (its events are recorded; waits if still in flight).
   void collect_timing() {
@@ -179,7 +207,7 @@ class ReplicaExchange {
   std::uint64_t start(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
-    if (arrays == 0 || routes_.empty()) return 0;
+    if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
     collect_timing();
     // Copies land in replica ranges that earlier work of the target may still read, and the
     // packs below reuse buffers the previous refresh's copies may still read.
@@ -189,19 +217,20 @@ class ReplicaExchange {
       if (sent_once_) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
     }
     // Pack on each owner's compute stream (ordered after the work that wrote the fields).
-    for (Route& r : routes_) {
-      Engine& owner = *engines_[r.owner];
-      DeviceScope on(owner.device_ordinal());
-      std::size_t offset = 0;
-      for (std::size_t k = 0; k < arrays; ++k) {
-        const std::size_t size = size_of(k);
-        gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
-               owner.stream());
-        offset += size;
+    for (std::vector<Route>* packed : {&routes_, &sends_}) {
+      for (Route& r : *packed) {
+        Engine& owner = engine(r.owner);
+        DeviceScope on(owner.device_ordinal());
+        std::size_t offset = 0;
+        for (std::size_t k = 0; k < arrays; ++k) {
+          const std::size_t size = size_of(k);
+          gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
+                 owner.stream());
+          offset += size;
+        }
       }
     }
     std::uint64_t bytes = 0;
-    std::vector<bool> sends(n, false);
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].packed->get(), engines_[q]->stream()));
@@ -209,11 +238,11 @@ class ReplicaExchange {
     }
     timing_pending_ = true;
     for (Route& r : routes_) {
-      Engine& owner = *engines_[r.owner];
-      Engine& target = *engines_[r.target];
+      Engine& owner = engine(r.owner);
+      Engine& target = engine(r.target);
       DeviceScope on(owner.device_ordinal());
-      cudaStream_t cs = sides_[r.owner].copy_stream->get();
-      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[r.target].ready->get(), 0));
+      cudaStream_t cs = side(r.owner).copy_stream->get();
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
@@ -224,9 +253,9 @@ class ReplicaExchange {
         offset += size;
         bytes += r.count * size;
       }
-      sends[r.owner] = true;
-      senders_[r.target].push_back(r.owner);
+      senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
     }
+    bytes += exchange_between_ranks(array_of, arrays, size_of);
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
@@ -237,6 +266,101 @@ class ReplicaExchange {
       s.erase(std::unique(s.begin(), s.end()), s.end());
     }
     return bytes;
+  }
+
+  // The routes to and from other ranks (after the packs and the local copies were issued): packed
+  // bytes to pinned memory, through the transport, and into the replica ranges on the target's
+  // copy stream. Returns the bytes received.
+  template <class ArrayOf, class SizeOf>
+  std::uint64_t exchange_between_ranks(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+    if (sends_.empty() && receives_.empty()) return 0;
+    if (nccl_) return exchange_through_nccl(array_of, arrays, size_of);
+    std::size_t bytes_per_vertex = 0;
+    for (std::size_t k = 0; k < arrays; ++k) bytes_per_vertex += size_of(k);
+    for (Route& r : sends_) {  // on the owner's copy stream, after its packs
+      DeviceScope on(engine(r.owner).device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaMemcpyAsync(r.h_pack.data(), r.d_pack.data(), r.count * bytes_per_vertex,
+                                        cudaMemcpyDeviceToHost, side(r.owner).copy_stream->get()));
+    }
+    for (Route& r : receives_) transport_.post_receive(own_.rank_of(r.owner), r.tag, r.h_pack.data(),
+                                                       r.count * bytes_per_vertex);
+    for (Route& r : sends_) {
+      DeviceScope on(engine(r.owner).device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaStreamSynchronize(side(r.owner).copy_stream->get()));
+      transport_.post_send(own_.rank_of(r.target), r.tag, r.h_pack.data(), r.count * bytes_per_vertex);
+    }
+    transport_.complete();
+    std::uint64_t bytes = 0;
+    for (Route& r : receives_) {
+      Engine& target = engine(r.target);
+      DeviceScope on(target.device_ordinal());
+      cudaStream_t cs = side(r.target).copy_stream->get();
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(array_of(target, k) + static_cast<std::size_t>(r.begin) * size,
+                                          r.h_pack.data() + offset * r.count, r.count * size,
+                                          cudaMemcpyHostToDevice, cs));
+        offset += size;
+        bytes += r.count * size;
+      }
+      senders_[own_.local_index(r.target)].push_back(own_.local_index(r.target));
+    }
+    return bytes;
+  }
+
+  // NCCL: one rank, one engine, one copy stream; every pair of ranks matches its sends and
+  // receives in route order, field by field.
+  template <class ArrayOf, class SizeOf>
+  std::uint64_t exchange_through_nccl(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+    Engine& here = *engines_[0];
+    DeviceScope on(here.device_ordinal());
+    cudaStream_t cs = sides_[0].copy_stream->get();
+    MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[0].ready->get(), 0));  // replicas still read
+    std::uint64_t bytes = 0;
+    nccl_->group_start();
+    for (Route& r : sends_) {
+      std::size_t offset = 0;
+      for (std::size_t k = 0; k < arrays; ++k) {
+        nccl_->send(r.d_pack.data() + offset * r.count, r.count * size_of(k), own_.rank_of(r.target), cs);
+        offset += size_of(k);
+      }
+    }
+    for (Route& r : receives_) {
+      for (std::size_t k = 0; k < arrays; ++k) {
+        const std::size_t size = size_of(k);
+        nccl_->receive(array_of(here, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
+                       own_.rank_of(r.owner), cs);
+        bytes += r.count * size;
+      }
+    }
+    nccl_->group_end();
+    if (!receives_.empty()) senders_[0].push_back(0);
+    return bytes;
+  }
+
+  // NCCL when it is built in, not switched off (MEDUSA_NCCL=0), and every rank runs one engine on
+  // a GPU of its own (NCCL cannot connect two ranks on one GPU). Every rank decides alike.
+  std::unique_ptr<NcclLink> connect_nccl() {
+    const char* env = std::getenv("MEDUSA_NCCL");
+    bool usable = NcclLink::available() && !(env != nullptr && std::strcmp(env, "0") == 0) && engines_.size() == 1;
+    std::vector<std::byte> mine(1 + sizeof(cudaUUID_t));
+    if (!engines_.empty()) {
+      cudaDeviceProp prop{};
+      MEDUSA_CUDA_CHECK(cudaGetDeviceProperties(&prop, engines_[0]->device_ordinal()));
+      std::memcpy(mine.data() + 1, &prop.uuid, sizeof(cudaUUID_t));
+    }
+    mine[0] = std::byte{usable ? std::uint8_t{1} : std::uint8_t{0}};
+    const std::vector<std::vector<std::byte>> all = transport_.all_gather(mine);
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      usable = usable && all[r].size() == mine.size() && all[r][0] == std::byte{1};
+      for (std::size_t q = 0; usable && q < r; ++q)
+        usable = std::memcmp(all[q].data() + 1, all[r].data() + 1, sizeof(cudaUUID_t)) != 0;
+    }
+    if (!usable) return nullptr;
+    DeviceScope on(engines_[0]->device_ordinal());
+    return NcclLink::connect(transport_);
   }
 
   static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
@@ -266,12 +390,16 @@ class ReplicaExchange {
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;
   common::ReplicatedState<Program> what_;
+  transport::Transport& transport_;
+  transport::PartitionOwnership own_;
+  std::unique_ptr<NcclLink> nccl_;  // routes between ranks device to device, when usable
   bool peer_ok_ = true;
   bool sent_once_ = false;
   bool timing_pending_ = false;
   double seconds_ = 0.0;
   std::vector<Side> sides_;
-  std::vector<Route> routes_;
+  std::vector<Route> routes_;             // both ends on this rank: peer copies
+  std::vector<Route> sends_, receives_;   // one end on another rank: staged through the host
   std::vector<std::vector<std::uint32_t>> senders_;  // per target: owners whose copies are in flight
 };
 

@@ -1,11 +1,15 @@
-// Replica refresh between simulated partitions on the host: for every route, the owner's values
-// are copied into the replica range. Same interface as the CUDA exchange (peer copies), so the
-// session code is shared; see docs/multi-gpu.md.
+// Replica refresh between partitions on the host: for every route, the owner's values are copied
+// into the replica range. Same interface as the CUDA exchange (peer copies), so the session code is
+// shared; see docs/multi-gpu.md. In a distributed run (Config::distributed) each rank holds the
+// engines of its own partitions (transport/ownership.h): a route between two of them is a memory
+// copy as in one process; a route to another rank is packed on the owner and sent through the
+// transport, and received straight into the replica range (a range of consecutive local IDs).
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/transport/transport.h>
 
 #include <chrono>
 #include <cstddef>
@@ -26,8 +30,9 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  common::ReplicatedState<Program> what)
-      : plan_(plan), engines_(engines), what_(std::move(what)) {}
+                  common::ReplicatedState<Program> what, transport::Transport& transport)
+      : plan_(plan), engines_(engines), what_(std::move(what)), transport_(transport),
+        own_(transport.ownership()) {}
 
   // Copies every replicated field from the owners; returns the bytes copied.
   std::uint64_t refresh_fields() {
@@ -52,33 +57,55 @@ class ReplicaExchange {
   // edge visit.
   static double refresh_cost_per_vertex(std::size_t bytes) { return 0.05 * static_cast<double>(bytes); }
 
-  std::string describe() const { return what_.describe(plan_) + ", host memory copies"; }
+  std::string describe() const {
+    return what_.describe(plan_) + ", host memory copies" +
+           (own_.ranks > 1 ? " and " + transport_.describe() : std::string());
+  }
 
  private:
   template <class Array>
   std::uint64_t copy_routes(std::size_t size, const Array& array) {
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t bytes = 0;
+    int tag = 0;  // the route's number: sender and receiver count the routes in the same order
+    sent_.clear();
     for (const PartitionLayout& l : plan_.partitions) {
-      std::byte* dst = array(*engines_[l.index]);
+      const bool target_here = own_.owns(l.index);
       for (const ReplicaRoute& r : l.replicas) {
-        const std::byte* src = array(*engines_[r.owner]);
+        ++tag;
+        const bool owner_here = own_.owns(r.owner);
+        if (!target_here && !owner_here) continue;
         const auto n = static_cast<std::int64_t>(r.owner_local.size());
         const VertexId* from = r.owner_local.data();
-        std::byte* to = dst + static_cast<std::size_t>(r.begin) * size;
+        if (owner_here) {
+          const std::byte* src = array(engine(r.owner));
+          std::byte* to = target_here ? array(engine(l.index)) + static_cast<std::size_t>(r.begin) * size
+                                      : sent_.emplace_back(static_cast<std::size_t>(n) * size).data();
 #pragma omp parallel for schedule(static) if (n > 65536)
-        for (std::int64_t i = 0; i < n; ++i)
-          std::memcpy(to + static_cast<std::size_t>(i) * size, src + static_cast<std::size_t>(from[i]) * size, size);
-        bytes += static_cast<std::uint64_t>(n) * size;
+          for (std::int64_t i = 0; i < n; ++i)
+            std::memcpy(to + static_cast<std::size_t>(i) * size, src + static_cast<std::size_t>(from[i]) * size, size);
+          if (!target_here) transport_.post_send(own_.rank_of(l.index), tag, to, static_cast<std::size_t>(n) * size);
+        } else {
+          transport_.post_receive(own_.rank_of(r.owner), tag,
+                                  array(engine(l.index)) + static_cast<std::size_t>(r.begin) * size,
+                                  static_cast<std::size_t>(n) * size);
+        }
+        if (target_here) bytes += static_cast<std::uint64_t>(n) * size;
       }
     }
+    transport_.complete();
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return bytes;
   }
 
+  Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
+
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;
   common::ReplicatedState<Program> what_;
+  transport::Transport& transport_;
+  transport::PartitionOwnership own_;
+  std::vector<std::vector<std::byte>> sent_;  // packed routes to other ranks, until complete()
   double seconds_ = 0.0;
 };
 

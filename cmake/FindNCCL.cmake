@@ -1,0 +1,27 @@
+# FindNCCL: NCCL's header and library, under NCCL_ROOT (CMake or environment variable; e.g. the
+# PyPI wheel nvidia-nccl-cu13's nvidia/nccl folder) or the CUDA toolkit. Defines NCCL_FOUND,
+# NCCL_VERSION and the imported target NCCL::NCCL.
+set(_nccl_hints ${NCCL_ROOT} $ENV{NCCL_ROOT})
+if(CUDAToolkit_LIBRARY_ROOT)
+  list(APPEND _nccl_hints ${CUDAToolkit_LIBRARY_ROOT})
+endif()
+if(CUDAToolkit_INCLUDE_DIRS)
+  list(APPEND _nccl_hints ${CUDAToolkit_INCLUDE_DIRS}/..)
+endif()
+find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_hints} PATH_SUFFIXES include)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_nccl_hints} PATH_SUFFIXES lib lib64)
+if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_major REGEX "^#define NCCL_MAJOR [0-9]+")
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_minor REGEX "^#define NCCL_MINOR [0-9]+")
+  string(REGEX REPLACE "[^0-9]" "" _nccl_major "${_nccl_major}")
+  string(REGEX REPLACE "[^0-9]" "" _nccl_minor "${_nccl_minor}")
+  set(NCCL_VERSION "${_nccl_major}.${_nccl_minor}")
+endif()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(NCCL REQUIRED_VARS NCCL_LIBRARY NCCL_INCLUDE_DIR VERSION_VAR NCCL_VERSION)
+if(NCCL_FOUND AND NOT TARGET NCCL::NCCL)
+  add_library(NCCL::NCCL UNKNOWN IMPORTED)
+  set_target_properties(NCCL::NCCL PROPERTIES IMPORTED_LOCATION ${NCCL_LIBRARY}
+    INTERFACE_INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
+endif()
+mark_as_advanced(NCCL_INCLUDE_DIR NCCL_LIBRARY)

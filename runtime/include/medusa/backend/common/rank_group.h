@@ -1,0 +1,122 @@
+// The processes a session runs on: this one alone (every partition here), or the ranks of an MPI
+// job (Config::distributed), each running the partitions it owns (transport/ownership.h). What
+// PartitionedSession does differently over several ranks is here: how many partitions, whose
+// assignment, the end-of-superstep reduction, the run's totals and per-rank times, and ending the
+// job when one rank fails.
+#pragma once
+
+#include <medusa/config.h>
+#include <medusa/device_api.h>
+#include <medusa/error.h>
+#include <medusa/partition/assignment.h>
+#include <medusa/transport/in_process.h>
+#include <medusa/transport/mpi_job.h>
+#include <medusa/transport/transport.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace medusa::common {
+
+class RankGroup {
+ public:
+  explicit RankGroup(const Config& conf)
+      : transport_(conf.distributed ? transport::job_transport()
+                                    : std::make_unique<transport::InProcessTransport>()),
+        own_(transport_->ownership()) {}
+
+  transport::Transport& transport() { return *transport_; }
+  const transport::PartitionOwnership& ownership() const { return own_; }
+  // More than one process: the exchange, reductions and results cross ranks.
+  bool distributed() const { return own_.ranks > 1; }
+  // Only rank 0 prints the runtime's reports.
+  bool reports() const { return own_.rank == 0; }
+
+  // Config::gpuCount, or one partition per rank in a distributed run that leaves it at 1.
+  std::uint32_t partition_count(const Config& conf) const {
+    if (conf.distributed && conf.gpuCount == 1) return own_.ranks;
+    MEDUSA_REQUIRE(conf.gpuCount >= 1 && static_cast<std::uint32_t>(conf.gpuCount) >= own_.ranks,
+                   "Config::gpuCount = " + std::to_string(conf.gpuCount) + " partitions over " +
+                       std::to_string(own_.ranks) +
+                       " MPI ranks: every rank needs a partition (gpuCount = 1 gives one per rank)");
+    return static_cast<std::uint32_t>(conf.gpuCount);
+  }
+
+  // Runs f; when it throws in a distributed run the transport ends every rank of the job (the
+  // others would wait forever in the next exchange), else the exception goes on.
+  template <class F>
+  decltype(auto) ending_job_on_failure(const F& f) {
+    try {
+      return f();
+    } catch (const std::exception& e) {
+      transport_->fail_job(e.what());
+      throw;
+    }
+  }
+
+  // Rank 0's assignment on every rank: `a` is only read on rank 0, which alone reads or writes the
+  // partition file.
+  void share_assignment(PartitionAssignment& a, VertexId vertex_count, std::uint32_t parts) {
+    if (!distributed()) return;
+    a.parts = parts;
+    a.part_of.resize(vertex_count);
+    transport_->broadcast(a.part_of.data(), a.part_of.size() * sizeof(std::uint32_t));
+    std::uint64_t length = a.method.size();
+    transport_->broadcast(&length, sizeof length);
+    a.method.resize(length);
+    transport_->broadcast(a.method.data(), length);
+  }
+
+  void reset_timing() { reduce_seconds_ = 0.0; }
+
+  // The end of superstep `step` over the ranks: votes OR-ed, frontier counts summed.
+  void reduce_step(std::array<int, kVoteSlots>& votes, std::uint64_t& active_vertices,
+                   std::uint64_t& active_edges, std::uint32_t step) {
+    if (!distributed()) return;
+    const auto start = std::chrono::steady_clock::now();
+    std::array<std::uint64_t, 2> counts{active_vertices, active_edges};
+    transport_->reduce_step(votes.data(), votes.size(), counts.data(), counts.size(), step);
+    active_vertices = counts[0];
+    active_edges = counts[1];
+    reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // At the end of a run: edges visited and bytes exchanged summed over the ranks, the run and
+  // exchange times of the slowest rank, and each rank's compute and exchange time
+  // (RunStats::rank_times).
+  void combine_stats(RunStats& stats) {
+    if (!distributed()) return;
+    std::array<std::uint64_t, 2> sums{stats.edges_visited, stats.exchange_bytes};
+    transport_->sum(sums.data(), sums.size());
+    stats.edges_visited = sums[0];
+    stats.exchange_bytes = sums[1];
+    const double exchange = stats.exchange_seconds + reduce_seconds_;
+    const std::vector<double> all = transport::gather_doubles(*transport_, {stats.seconds, exchange});
+    stats.rank_times.clear();
+    for (std::size_t r = 0; r + 1 < all.size(); r += 2) {
+      stats.rank_times.push_back({all[r] - all[r + 1], all[r + 1]});
+      stats.seconds = std::max(stats.seconds, all[r]);
+      stats.exchange_seconds = std::max(stats.exchange_seconds, all[r + 1]);
+    }
+  }
+
+  // "medusa: distributed over MPI, 2 ranks, ...", or nothing in one process.
+  std::string describe() const {
+    if (!distributed()) return "";
+    return "medusa: distributed over " + transport_->describe() + ": partition p runs on rank p % " +
+           std::to_string(own_.ranks) + " (this report: rank " + std::to_string(own_.rank) + ")\n";
+  }
+
+ private:
+  std::unique_ptr<transport::Transport> transport_;
+  transport::PartitionOwnership own_;
+  double reduce_seconds_ = 0.0;  // in the end-of-superstep reductions
+};
+
+}  // namespace medusa::common

@@ -1,0 +1,125 @@
+#include "mpi_transport.h"
+
+#include <medusa/error.h>
+#include <medusa/transport/mpi_job.h>
+
+#include <algorithm>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace medusa::transport {
+
+namespace {
+
+// MPI counts are ints: larger blocks go as several messages of the same tag, which MPI delivers
+// in the order posted.
+constexpr std::size_t kMaxMessage = std::size_t{1} << 30;
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) MEDUSA_THROW(std::string("MPI: ") + what + " failed");
+}
+
+}  // namespace
+
+MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
+  int r = 0, n = 1;
+  check(MPI_Comm_rank(comm_, &r), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &n), "MPI_Comm_size");
+  rank_ = static_cast<std::uint32_t>(r);
+  ranks_ = static_cast<std::uint32_t>(n);
+}
+
+std::string MpiTransport::describe() const {
+  return "MPI, " + std::to_string(ranks_) + " ranks, host-staged";
+}
+
+void MpiTransport::post_send(std::uint32_t to_rank, int tag, const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const std::byte*>(data);
+  for (std::size_t at = 0; at < bytes; at += kMaxMessage) {
+    MPI_Request req;
+    const auto n = static_cast<int>(std::min(kMaxMessage, bytes - at));
+    check(MPI_Isend(p + at, n, MPI_BYTE, static_cast<int>(to_rank), tag, comm_, &req), "MPI_Isend");
+    pending_.push_back(req);
+  }
+}
+
+void MpiTransport::post_receive(std::uint32_t from_rank, int tag, void* data, std::size_t bytes) {
+  auto* p = static_cast<std::byte*>(data);
+  for (std::size_t at = 0; at < bytes; at += kMaxMessage) {
+    MPI_Request req;
+    const auto n = static_cast<int>(std::min(kMaxMessage, bytes - at));
+    check(MPI_Irecv(p + at, n, MPI_BYTE, static_cast<int>(from_rank), tag, comm_, &req), "MPI_Irecv");
+    pending_.push_back(req);
+  }
+}
+
+void MpiTransport::complete() {
+  if (pending_.empty()) return;
+  check(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  pending_.clear();
+}
+
+void MpiTransport::reduce_step(int* votes, std::size_t vote_count, std::uint64_t* counts,
+                               std::size_t count_count, std::uint32_t step) {
+  inject_test_fault(step);
+  check(MPI_Allreduce(MPI_IN_PLACE, votes, static_cast<int>(vote_count), MPI_INT, MPI_BOR, comm_),
+        "MPI_Allreduce (votes)");
+  sum(counts, count_count);
+}
+
+void MpiTransport::sum(std::uint64_t* values, std::size_t n) {
+  if (n == 0) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(n), MPI_UINT64_T, MPI_SUM, comm_),
+        "MPI_Allreduce (sum)");
+}
+
+void MpiTransport::broadcast(void* data, std::size_t bytes) {
+  auto* p = static_cast<std::byte*>(data);
+  for (std::size_t at = 0; at < bytes; at += kMaxMessage)
+    check(MPI_Bcast(p + at, static_cast<int>(std::min(kMaxMessage, bytes - at)), MPI_BYTE, 0, comm_),
+          "MPI_Bcast");
+}
+
+std::vector<std::vector<std::byte>> MpiTransport::all_gather(const std::vector<std::byte>& mine) {
+  MEDUSA_REQUIRE(mine.size() <= INT_MAX, "MPI all-gather: a block of " + std::to_string(mine.size()) +
+                                             " bytes is larger than MPI's int counts allow");
+  const int my_size = static_cast<int>(mine.size());
+  std::vector<int> sizes(ranks_), offsets(ranks_);
+  check(MPI_Allgather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_), "MPI_Allgather");
+  long long total = 0;
+  for (std::uint32_t r = 0; r < ranks_; ++r) {
+    MEDUSA_REQUIRE(total + sizes[r] <= INT_MAX,
+                   "MPI all-gather: more than 2 GiB in all, which MPI's int offsets cannot address");
+    offsets[r] = static_cast<int>(total);
+    total += sizes[r];
+  }
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  check(MPI_Allgatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE,
+                       comm_),
+        "MPI_Allgatherv");
+  std::vector<std::vector<std::byte>> blocks(ranks_);
+  for (std::uint32_t r = 0; r < ranks_; ++r)
+    blocks[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + sizes[r]);
+  return blocks;
+}
+
+void MpiTransport::fail_job(const std::string& cause) { transport::fail_job(cause); }
+
+void MpiTransport::inject_test_fault(std::uint32_t step) const {
+  const char* spec = std::getenv("MEDUSA_TEST_FAULT");
+  if (spec == nullptr) return;
+  const std::string s = spec;
+  const std::size_t a = s.find(':'), b = s.find(':', a == std::string::npos ? a : a + 1);
+  if (a == std::string::npos || b == std::string::npos) return;
+  const std::string kind = s.substr(0, a);
+  if (std::strtoul(s.c_str() + a + 1, nullptr, 10) != rank_ || std::strtoul(s.c_str() + b + 1, nullptr, 10) != step)
+    return;
+  if (kind == "kill") std::raise(SIGKILL);
+  if (kind == "throw")
+    MEDUSA_THROW("MEDUSA_TEST_FAULT: injected failure at the end of superstep " + std::to_string(step));
+}
+
+}  // namespace medusa::transport
