@@ -47,6 +47,19 @@ enum class PartitionMethod {
   Contiguous,  // consecutive ID ranges with balanced edge counts (no METIS needed)
 };
 
+// Several programs on one GPU (docs/programming-guide.md, "Sharing a GPU"): what a CUDA Session
+// does when the machine-wide GPU memory ledger lacks the room for it.
+enum class GpuAdmission {
+  Wait,        // queue (first come, first served) until the room is released, up to waitSeconds
+  FailAtOnce,  // throw medusa::Error at once, naming what holds the GPU
+  Off,         // no ledger: plan against the GPU's free memory alone (the behaviour before it)
+};
+struct Sharing {
+  GpuAdmission admission = GpuAdmission::Wait;  // MEDUSA_GPU_ADMISSION=wait|fail|off overrides it
+  double waitSeconds = 3600.0;                  // > 0; MEDUSA_GPU_WAIT_SECONDS overrides it
+  std::string ledgerDir;  // empty: $MEDUSA_LEDGER_DIR, else /dev/shm/medusa-ledger
+};
+
 struct Config {
   CombinerOp combinerOpType = MEDUSA_SUM;
   // The number of partitions of the graph (the paper's name: one partition per GPU unless
@@ -74,6 +87,8 @@ struct Config {
   bool pullFusion = true;
   // The runtime's other schedule choices, Auto unless forced (tuning.h, docs/tuning.md).
   Tuning tuning;
+  // GPU memory admission when several programs share a GPU (ledger/admission.h).
+  Sharing sharing;
   bool verbose = false;                      // print layout choice, memory use, per-superstep stats
 };
 
