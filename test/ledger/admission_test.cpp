@@ -71,3 +71,19 @@ TEST_CASE("sharing: bad values are errors that say what to give", "[ledger]") {
   zero.admission = GpuAdmission::FailAtOnce;  // (no wait: the timeout does not matter)
   CHECK(error_of(zero) == "(no error)");
 }
+
+TEST_CASE("sharing: MEDUSA_GPU_CAPACITY takes bytes with a binary unit", "[ledger]") {
+  {
+    const Env c("MEDUSA_GPU_CAPACITY", "40G");
+    CHECK(resolve_sharing(Sharing{}).capacityBytes == (std::uint64_t{40} << 30));
+  }
+  {
+    const Env c("MEDUSA_GPU_CAPACITY", "1048576");
+    CHECK(resolve_sharing(Sharing{}).capacityBytes == 1048576);
+  }
+  for (const char* bad : {"0", "-5G", "12X", "G", "40 G", "99999999999T"}) {
+    const Env c("MEDUSA_GPU_CAPACITY", bad);
+    INFO(bad);
+    CHECK(error_of(Sharing{}).find(std::string("MEDUSA_GPU_CAPACITY=") + bad + " is not a capacity") == 0);
+  }
+}

@@ -57,6 +57,10 @@ enum class GpuAdmission {
 struct Sharing {
   GpuAdmission admission = GpuAdmission::Wait;  // MEDUSA_GPU_ADMISSION=wait|fail|off overrides it
   double waitSeconds = 3600.0;                  // > 0; MEDUSA_GPU_WAIT_SECONDS overrides it
+  // Bytes of each GPU the ledger hands out to all Medusa programs together; 0: the GPU's memory.
+  // Leaves room to programs that do not use the ledger. MEDUSA_GPU_CAPACITY (bytes, or 40G, 512M)
+  // overrides it; every program sharing a GPU should use the same.
+  std::uint64_t capacityBytes = 0;
   std::string ledgerDir;  // empty: $MEDUSA_LEDGER_DIR, else /dev/shm/medusa-ledger
 };
 

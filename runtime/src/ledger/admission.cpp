@@ -2,6 +2,7 @@
 #include <medusa/error.h>
 #include <medusa/ledger/admission.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -39,6 +40,22 @@ Sharing resolve_sharing(Sharing s) {
                    " is not a number of seconds; give one > 0 (or unset it)");
     require_valid_timeout(seconds, "MEDUSA_GPU_WAIT_SECONDS");
     s.waitSeconds = seconds;
+  }
+  if (const char* env = std::getenv("MEDUSA_GPU_CAPACITY"); env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long number = std::strtoull(env, &end, 10);
+    int shift = 0;
+    if (*end != '\0' && end[1] == '\0') {
+      const std::string units = "KMGT";
+      const std::size_t unit = units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(*end))));
+      if (unit != std::string::npos) shift = 10 * static_cast<int>(unit + 1), ++end;
+    }
+    if (end == env || *end != '\0' || errno != 0 || env[0] == '-' || number == 0 || (number >> (63 - shift)) != 0)
+      MEDUSA_THROW(std::string("MEDUSA_GPU_CAPACITY=") + env +
+                   " is not a capacity: give the bytes the ledger may hand out per GPU, > 0 (40G, 512M, "
+                   "1073741824), or unset it for the GPU's memory");
+    s.capacityBytes = static_cast<std::uint64_t>(number) << shift;
   }
   if (s.admission == GpuAdmission::Wait) require_valid_timeout(s.waitSeconds, "Config::sharing.waitSeconds");
   if (s.ledgerDir.empty()) s.ledgerDir = Ledger::default_directory();

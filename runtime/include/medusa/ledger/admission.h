@@ -9,8 +9,9 @@
 
 namespace medusa::ledger {
 
-// `sharing` with MEDUSA_GPU_ADMISSION (wait|fail|off), MEDUSA_GPU_WAIT_SECONDS (seconds > 0) and
-// MEDUSA_LEDGER_DIR applied; throws medusa::Error on a value it does not know or a bad timeout.
+// `sharing` with MEDUSA_GPU_ADMISSION (wait|fail|off), MEDUSA_GPU_WAIT_SECONDS (seconds > 0),
+// MEDUSA_GPU_CAPACITY (bytes with an optional K, M, G or T) and MEDUSA_LEDGER_DIR applied; throws
+// medusa::Error on a value it does not know, a bad timeout or capacity.
 Sharing resolve_sharing(Sharing sharing);
 
 // "wait up to 3600 s", "fail at once" or "off", for --verbose reports and messages.

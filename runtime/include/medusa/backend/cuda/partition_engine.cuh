@@ -18,6 +18,7 @@
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/cuda/admission.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/combine.cuh>
@@ -179,7 +180,7 @@ class PartitionEngine {
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
-    const std::uint64_t free_bytes = gpu::free_device_bytes();
+    const std::uint64_t free_bytes = gpu::admissible_free_bytes(device_, conf);  // (other programs' too)
     // The column slots get what the rest leaves, less a tenth for CUB and the driver.
     const std::uint64_t room = free_bytes > plan_.total() ? (free_bytes - plan_.total()) / 10 * 9 : 0;
     layout_ = common::choose_edge_layout(t.out_offsets, conf.layout, Program::uses.vertex_edge_loops,
@@ -187,7 +188,9 @@ class PartitionEngine {
                                          room / common::EdgeLayoutChoice::kSlotBytes);
     shape.column_edge_bytes = layout_.bytes();
     plan_ = gpu::plan_memory(shape);
-    gpu::require_fits(plan_, shape, free_bytes, device_.name);
+    if (plan_.total() > device_.total_bytes) gpu::require_fits(plan_, shape, free_bytes, device_.name);
+    admission_ = gpu::admit(device_, plan_, shape, conf);  // may wait for other programs (sharing a GPU)
+    gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
 
     cudaStream_t s = stream_.get();
     // Topology, copied as built on the host.
@@ -791,6 +794,7 @@ class PartitionEngine {
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
                           : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
                             "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
+    r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;
   }
@@ -1153,6 +1157,7 @@ class PartitionEngine {
   VertexId combine_count_ = 0;
   gpu::DeviceInfo device_;
   gpu::MemoryPlan plan_;
+  gpu::Admission admission_;  // (before the buffers: released after they are freed)
   common::EdgeLayoutChoice layout_;
   gpu::EngineStream stream_;
   std::uint64_t V_ = 0, E_ = 0;
