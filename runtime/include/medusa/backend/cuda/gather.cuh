@@ -300,6 +300,7 @@ struct GatherOut {
   std::uint32_t m;
   Msg init;
   const int* halted = nullptr;  // in a batch of supersteps (superstep_batch.cuh); null outside
+  const medusa::detail::StepState* step_state = nullptr;  // for the functors a pass runs
   __device__ bool stopped_batch() const { return kernels::batch_halted(halted); }
 };
 
@@ -322,6 +323,7 @@ __global__ void __launch_bounds__(kBlock)
                           Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                           int* __restrict__ sent_fill) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -452,6 +454,7 @@ __global__ void __launch_bounds__(kBlock)
                         const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
                         const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   group_folds<G, Ahead>(src, o, list, n, max_slots, op, then, blockIdx.x, gridDim.x);
 }
@@ -560,6 +563,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                         const __grid_constant__ HeavyChunks<Msg> b, Op op) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   chunk_folds<false, Ahead>(src, o, b, op, NoVertexStep{}, blockIdx.x, gridDim.x);
 }
@@ -570,6 +574,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const __grid_constant__ HeavyChunks<Msg> b,
                                 std::uint64_t n, Op op, const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
@@ -596,6 +601,7 @@ __global__ void __launch_bounds__(kBlock, kBinsBlocksPerSm)
                        const __grid_constant__ HeavyChunks<Msg> b, unsigned chunk_blocks, unsigned medium_blocks,
                        Op op, const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   const unsigned block = blockIdx.x;
   if (block < chunk_blocks) {

@@ -4,7 +4,7 @@
 // the host backend (docs/design/codegen-contract.md); the executors are in exec.cuh.
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
-// counts) and sets detail::d_step_state (votes, superstep number), the user's launches, one
+// counts) and sets the session's StepState (votes, superstep number), the user's launches, one
 // compaction kernel per frontier in use, and one small device-to-host copy of the counters, which
 // is the only synchronization. Long runs of sparse supersteps are issued in batches with one
 // read-back per batch instead (superstep_batch.cuh). Nothing is allocated after the constructor (a
@@ -66,6 +66,7 @@ struct StepCounters {
   unsigned long long next_active_vertices;
   unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
   unsigned long long next_active_edges;
+  medusa::detail::StepState step_state;  // the functors' (KernelCtx::step_state): not cleared
 };
 
 // What the executors need for one launch besides ctx() and the field arrays.
@@ -733,6 +734,7 @@ class PartitionEngine {
     c.next_active_edge = d_next_active_edge_.data();
     c.received = d_received_.data();
     c.votes = votes_ptr();
+    c.step_state = &d_counters_.data()->step_state;
     if (superstep_queued_ && batch_.active()) {
       c.next_active_queue = d_next_queue_.data();
       c.next_active_counts = &d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
@@ -857,7 +859,7 @@ class PartitionEngine {
     receivers_valid_ = false;
     note_user_launch();  // (a fused pass runs the work; a VertexStep the VERTEX functor)
     const gpu::GatherOut<Message> out{d_combined_.data(), received, d_in_offsets_.data(), m_, init_value_,
-                                      batch_.device_halted()};
+                                      batch_.device_halted(), &d_counters_.data()->step_state};
     cudaStream_t s = stream_.get();
     switch (combiner_) {
       case CombinerStrategy::Group4:
