@@ -20,13 +20,14 @@ std::shared_ptr<ledger::Reservation> process_share(const ledger::Ledger& book, c
   static std::mutex mutex;
   static std::map<std::string, std::weak_ptr<ledger::Reservation>> shares;
   const std::lock_guard<std::mutex> lock(mutex);  // (a second session waits here for the first's share)
-  std::shared_ptr<ledger::Reservation> share = shares[session.device_key].lock();
+  std::weak_ptr<ledger::Reservation>& slot = shares[book.directory() + "/" + session.device_key];
+  std::shared_ptr<ledger::Reservation> share = slot.lock();
   if (share != nullptr) return share;
   ledger::Request r = session;
   r.bytes = std::min(kProcessShareBytes, session.capacity);
   r.owner = ledger::process_name() + ": CUDA context";
   share = std::make_shared<ledger::Reservation>(book.reserve(r));
-  shares[session.device_key] = share;
+  slot = share;
   return share;
 }
 
