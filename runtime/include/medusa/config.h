@@ -48,6 +48,23 @@ enum class PartitionMethod {
   Contiguous,  // consecutive ID ranges with balanced edge counts (no METIS needed)
 };
 
+// Several programs on one GPU (docs/programming-guide.md, "Sharing a GPU"): what a CUDA Session
+// does when the machine-wide GPU memory ledger lacks the room for it.
+enum class GpuAdmission {
+  Wait,        // queue (first come, first served) until the room is released, up to waitSeconds
+  FailAtOnce,  // throw medusa::Error at once, naming what holds the GPU
+  Off,         // no ledger: plan against the GPU's free memory alone (the behaviour before it)
+};
+struct Sharing {
+  GpuAdmission admission = GpuAdmission::Wait;  // MEDUSA_GPU_ADMISSION=wait|fail|off overrides it
+  double waitSeconds = 3600.0;                  // > 0; MEDUSA_GPU_WAIT_SECONDS overrides it
+  // Bytes of each GPU the ledger hands out to all Medusa programs together; 0: the GPU's memory.
+  // Leaves room to programs that do not use the ledger. MEDUSA_GPU_CAPACITY (bytes, or 40G, 512M)
+  // overrides it; every program sharing a GPU should use the same.
+  std::uint64_t capacityBytes = 0;
+  std::string ledgerDir;  // empty: $MEDUSA_LEDGER_DIR, else /dev/shm/medusa-ledger
+};
+
 struct Config {
   CombinerOp combinerOpType = MEDUSA_SUM;
   // The number of partitions of the graph (the paper's name: one partition per GPU unless
@@ -75,6 +92,8 @@ struct Config {
   bool pullFusion = true;
   // The runtime's other schedule choices, Auto unless forced (tuning.h, docs/tuning.md).
   Tuning tuning;
+  // GPU memory admission when several programs share a GPU (ledger/admission.h).
+  Sharing sharing;
   bool verbose = false;                      // print layout choice, memory use, per-superstep stats
   // Run over the ranks of an MPI job (`mpirun -np N ./prog --distributed`; needs Medusa built with
   // MPI): partition p runs on rank p % N, and gpuCount = 1 means one partition per rank. Every

@@ -17,6 +17,10 @@ struct FoldSlot {
   bool sent;
 };
 
+namespace detail {
+struct StepState;
+}  // namespace detail
+
 // Device pointers (host pointers on the host backend) one EMV launch needs. Passed by value to
 // kernels (as a __grid_constant__ parameter on CUDA); handles keep a pointer to it.
 template <class Msg>
@@ -58,6 +62,9 @@ struct KernelCtx {
   const VertexId* column_dst = nullptr;
   const EdgeIndex* column_rid = nullptr;
   std::uint32_t column_width = 0;
+  // CUDA: the session's votes and superstep number for Continue()/Halt()/Superstep(), in its own
+  // device memory (detail::bind_step_state). Unused on the host backend.
+  const detail::StepState* step_state = nullptr;
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
@@ -140,16 +147,26 @@ MEDUSA_HD inline void queue_active(const KernelCtx<Msg>& c, VertexId v) {
 #endif
 }
 
-// Votes and superstep for the free functions Continue()/Halt()/Superstep(). The backend sets them
-// before each superstep (cudaMemcpyToSymbol on CUDA).
+// Votes and superstep for the free functions Continue()/Halt()/Superstep(), one per session (so that
+// sessions run concurrently, each on its own thread and stream). The backend sets them before each
+// superstep: on CUDA in the session's device memory (KernelCtx::step_state), on the host in the
+// session, reached through the thread that runs it.
 struct StepState {
   int* votes;
   std::uint32_t superstep;
 };
 #if defined(__CUDACC__)
-static __device__ StepState d_step_state;
+// The launching session's StepState, per block: each kernel that runs functors binds it first from
+// its launch context. Every thread stores the same pointer and reads only after its own store.
+static __shared__ const StepState* s_step_state;
+__device__ __forceinline__ void bind_step_state(const StepState* s) { s_step_state = s; }
 #endif
-inline StepState host_step_state{nullptr, 0};
+// Host side: the StepState of the session this thread runs (its iteration function's Continue(),
+// and the host backend's functors: its OpenMP workers bind the session thread's pointer).
+// Outside any Run: no votes, superstep 0.
+inline constexpr StepState kNoStepState{nullptr, 0};
+inline thread_local const StepState* host_step_state = &kNoStepState;
+inline void bind_host_step_state(const StepState* s) { host_step_state = s; }
 
 template <class Msg>
 MEDUSA_HD inline VertexId global_vertex(const KernelCtx<Msg>& c, VertexId local) {
@@ -158,9 +175,9 @@ MEDUSA_HD inline VertexId global_vertex(const KernelCtx<Msg>& c, VertexId local)
 
 MEDUSA_HD inline const StepState& step_state() {
 #if defined(__CUDA_ARCH__)
-  return d_step_state;
+  return *s_step_state;
 #else
-  return host_step_state;
+  return *host_step_state;
 #endif
 }
 

@@ -30,6 +30,7 @@ DeviceInfo select_device(int ordinal) {
   d.compute_minor = p.minor;
   d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
   d.total_bytes = p.totalGlobalMem;
+  for (int i = 0; i < 16; ++i) d.uuid[i] = static_cast<unsigned char>(p.uuid.bytes[i]);
   return d;
 }
 

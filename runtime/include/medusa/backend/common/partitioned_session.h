@@ -423,7 +423,8 @@ class PartitionedSession : public SessionBase {
         }
       }
       host_votes_.fill(0);
-      medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
+      host_step_ = medusa::detail::StepState{host_votes_.data(), step};
+      medusa::detail::bind_host_step_state(&host_step_);
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
@@ -607,6 +608,7 @@ class PartitionedSession : public SessionBase {
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};
+  medusa::detail::StepState host_step_{nullptr, 0};  // (this session's: detail::host_step_state)
   RunStats stats_;
 };
 

@@ -1,5 +1,6 @@
-// Restores medusa::detail::host_step_state (what Continue()/Halt()/Superstep() read on the host) when a
-// Run ends, also by exception, so nested or consecutive sessions do not see stale vote pointers.
+// Restores this thread's medusa::detail::host_step_state (the StepState Continue()/Halt()/Superstep()
+// read on the host) when a Run ends, also by exception, so nested or consecutive sessions do not see
+// stale vote pointers.
 #pragma once
 
 #include <medusa/device_api.h>
@@ -14,7 +15,7 @@ class StepStateGuard {
   StepStateGuard& operator=(const StepStateGuard&) = delete;
 
  private:
-  medusa::detail::StepState saved_;
+  const medusa::detail::StepState* saved_;
 };
 
 }  // namespace medusa::common

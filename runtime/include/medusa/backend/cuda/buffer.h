@@ -124,9 +124,9 @@ class Stream {
 };
 
 // A partition engine's stream: its own, or, for the partitions that share a GPU, the one they all
-// use (while any of them lives). Their functors vote through the GPU's one detail::d_step_state,
-// which each partition's begin_superstep points at its own counters: on separate streams one
-// partition's votes could land in counters another had not yet cleared, or had already read back.
+// use (while any of them lives). (It was needed while functors voted through one StepState per
+// GPU; each partition now has its own, in its counters, so separate streams would be correct too:
+// kept until measured.)
 class EngineStream {
  public:
   EngineStream(bool shared, int ordinal) : s_(shared ? shared_on(ordinal) : std::make_shared<Stream>()) {}

@@ -14,6 +14,7 @@ struct DeviceInfo {
   int compute_major = 0, compute_minor = 0;
   std::size_t l2_bytes = 0;
   std::size_t total_bytes = 0;
+  unsigned char uuid[16] = {};  // (the GPU memory ledger's key: backend/cuda/admission.h)
 };
 
 // Makes `ordinal` the current device and returns its properties. Throws medusa::Error with an

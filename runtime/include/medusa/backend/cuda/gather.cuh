@@ -118,6 +118,7 @@ __global__ void __launch_bounds__(kBlock)
                         const VertexId* __restrict__ list, std::uint64_t n, EdgeIndex max_slots, Op op,
                         const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   group_folds<G, Ahead>(src, o, list, n, max_slots, op, then, blockIdx.x, gridDim.x);
 }
@@ -226,6 +227,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_chunk_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,
                         const __grid_constant__ HeavyChunks<Msg> b, Op op) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   chunk_folds<false, Ahead>(src, o, b, op, NoVertexStep{}, blockIdx.x, gridDim.x);
 }
@@ -236,6 +238,7 @@ __global__ void __launch_bounds__(kBlock)
     gather_chunks_finish_kernel(const __grid_constant__ GatherOut<Msg> o, const __grid_constant__ HeavyChunks<Msg> b,
                                 std::uint64_t n, Op op, const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
@@ -262,6 +265,7 @@ __global__ void __launch_bounds__(kBlock, kBinsBlocksPerSm)
                        const __grid_constant__ HeavyChunks<Msg> b, unsigned chunk_blocks, unsigned medium_blocks,
                        Op op, const __grid_constant__ Then then) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
   const unsigned block = blockIdx.x;
   if (block < chunk_blocks) {

@@ -143,6 +143,7 @@ struct GatherOut {
   std::uint32_t m;
   Msg init;
   const int* halted = nullptr;  // in a batch of supersteps (superstep_batch.cuh); null outside
+  const medusa::detail::StepState* step_state = nullptr;  // for the functors a pass runs
   __device__ bool stopped_batch() const { return kernels::batch_halted(halted); }
 };
 namespace kernels {
@@ -164,6 +165,7 @@ __global__ void __launch_bounds__(kBlock)
                           Msg* __restrict__ combined, std::uint8_t* __restrict__ received,
                           int* __restrict__ sent_fill) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;

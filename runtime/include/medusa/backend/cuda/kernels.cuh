@@ -7,6 +7,7 @@
 #include <medusa/device_api.h>
 #include <medusa/types.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace medusa::gpu::kernels {
@@ -40,6 +41,7 @@ __global__ void __launch_bounds__(kBlock)
                  const Index* __restrict__ ids, const std::uint8_t* __restrict__ flags,
                  std::uint64_t n, const unsigned long long* __restrict__ device_n, Index first, Index lo, Index hi) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -66,6 +68,7 @@ __global__ void __launch_bounds__(kBlock)
                            const __grid_constant__ EA ea, const __grid_constant__ Element f,
                            std::uint64_t first_edge, std::uint64_t end_edge) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t e = first_edge + static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        e < end_edge; e += stride) {
@@ -86,6 +89,7 @@ __global__ void __launch_bounds__(kBlock)
                              const unsigned long long* __restrict__ device_n, unsigned group, VertexId lo,
                              VertexId hi) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -109,15 +113,16 @@ __global__ void __launch_bounds__(kBlock)
     flags[queue[q]] = 1;
 }
 
-// The start of a superstep: *counters = {} and the functors' StepState (votes, superstep) set, on
-// the launching translation unit's detail::d_step_state. One block.
+// The start of a superstep: the counters cleared and the functors' StepState (votes, superstep) set
+// in the session's counters->step_state (KernelCtx::step_state). One block.
 template <class Counters>
 __global__ void begin_superstep_kernel(Counters* __restrict__ counters, medusa::detail::StepState state) {
   await_previous_kernel();
-  static_assert(sizeof(Counters) % sizeof(unsigned) == 0, "begin_superstep_kernel: whole words");
+  constexpr std::size_t kCleared = offsetof(Counters, step_state);  // (the last member)
+  static_assert(kCleared % sizeof(unsigned) == 0, "begin_superstep_kernel: whole words");
   auto* words = reinterpret_cast<unsigned*>(counters);
-  for (unsigned i = threadIdx.x; i < sizeof(Counters) / sizeof(unsigned); i += blockDim.x) words[i] = 0;
-  if (threadIdx.x == 0) medusa::detail::d_step_state = state;
+  for (unsigned i = threadIdx.x; i < kCleared / sizeof(unsigned); i += blockDim.x) words[i] = 0;
+  if (threadIdx.x == 0) counters->step_state = state;
 }
 
 // dst[0 .. n-1] = value (InitMessageBuffer).

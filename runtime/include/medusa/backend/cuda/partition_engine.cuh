@@ -157,7 +157,7 @@ class PartitionEngine : private gpu::EngineCore,
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
     plan_ = gpu::plan_memory(shape);
-    const std::uint64_t free_bytes = gpu::free_device_bytes();
+    const std::uint64_t free_bytes = gpu::admissible_free_bytes(device_, conf);  // (other programs' too)
     // The column slots get what the rest leaves, less a tenth for CUB and the driver.
     const std::uint64_t room = free_bytes > plan_.total() ? (free_bytes - plan_.total()) / 10 * 9 : 0;
     layout_ = common::choose_edge_layout(t.out_offsets, conf.layout, Program::uses.vertex_edge_loops,
@@ -165,7 +165,9 @@ class PartitionEngine : private gpu::EngineCore,
                                          room / common::EdgeLayoutChoice::kSlotBytes);
     shape.column_edge_bytes = layout_.bytes();
     plan_ = gpu::plan_memory(shape);
-    gpu::require_fits(plan_, shape, free_bytes, device_.name);
+    if (plan_.total() > device_.total_bytes) gpu::require_fits(plan_, shape, free_bytes, device_.name);
+    admission_ = gpu::admit(device_, plan_, shape, conf);  // may wait for other programs (sharing a GPU)
+    gpu::require_fits(plan_, shape, gpu::free_device_bytes(), device_.name);
 
     cudaStream_t s = stream_.get();
     upload_topology(view, t);
@@ -277,6 +279,7 @@ class PartitionEngine : private gpu::EngineCore,
     this->message_ctx(c);
     this->frontier_ctx(c);
     c.votes = votes_ptr();
+    c.step_state = &d_counters_.data()->step_state;
     c.halted = batch_.device_halted();
     return c;
   }
@@ -327,6 +330,7 @@ class PartitionEngine : private gpu::EngineCore,
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
                           : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
                             "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
+    r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;
   }

@@ -65,6 +65,7 @@ __global__ void __launch_bounds__(kBlock)
                                 const unsigned long long* __restrict__ ends, std::uint64_t n,
                                 std::uint64_t total, VertexId lo, VertexId hi) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   // s_start[t] = first edge of queued vertex first+t, for the vertices of this tile (+1 entry).
   __shared__ unsigned long long s_start[kTileVertices + 1];
   __shared__ std::uint64_t s_first, s_last;

@@ -69,7 +69,7 @@ __device__ void end_batched_superstep(Counters* __restrict__ counters, BatchStat
   const bool too_many_messages = votes[kVoteTooManyMessages] != 0;
   if (stop == common::VoteStop::None && !too_many_messages) {
     *counters = Counters{};
-    medusa::detail::d_step_state = medusa::detail::StepState{next_votes, ++b->step};
+    counters->step_state = medusa::detail::StepState{next_votes, ++b->step};
     return;
   }
   b->halted = 1;
@@ -162,6 +162,7 @@ __global__ void __launch_bounds__(256)
                                 const __grid_constant__ EA ea, const __grid_constant__ Element f,
                                 const ReceiverTail<Msg> r, const QueuedSuperstepEnd<Counters> e) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (e.halted()) return;
   const unsigned long long received = *r.count, stale = r.stale != nullptr ? *r.stale_count : 0,
                            ending = e.ending_count();

@@ -120,6 +120,7 @@ class PartitionEngine {
     Message* out = combined_.data();
     std::uint8_t* received = received_.allocated() ? received_.data() : nullptr;
     const KernelCtx<Message>& c = ctx_;
+    const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
     const VertexArrays& va = fields_.vertex_arrays();
     const EdgeArrays& ea = fields_.edge_arrays();
     // The message of one source for one in-edge: computed once per source when the element says
@@ -132,8 +133,10 @@ class PartitionEngine {
       for (std::int64_t u = 0; u < n; ++u) {
         if (active != nullptr && active[u] == 0)
           source_messages_[u] = fill;  // what its out-edges' slots hold
-        else if (out_off[u + 1] != out_off[u])
+        else if (out_off[u + 1] != out_off[u]) {
+          medusa::detail::bind_host_step_state(step);
           source_messages_[u] = work.medusa_source_message(c, va, ea, static_cast<VertexId>(u));
+        }
       }
     }
     // A uniform pass leaves its slots pending (source_messages_[in_src]), as the CUDA engine does.
@@ -160,6 +163,7 @@ class PartitionEngine {
             sent = true;
           } else {
             const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
+            medusa::detail::bind_host_step_state(step);
             x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
           }
         }
@@ -274,10 +278,15 @@ class PartitionEngine {
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
     if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
     const KernelCtx<Message> c = K == ELIST ? vertex_loop_ctx() : ctx_;
+    const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
     const VertexArrays& va = fields_.vertex_arrays();
     const EdgeArrays& ea = fields_.edge_arrays();
     const EdgeIndex* out_off = out_offsets_.data();
     std::uint64_t visited = 0;
+    const auto run = [&](auto id) {
+      medusa::detail::bind_host_step_state(step);
+      element(c, va, ea, id);
+    };
 
     if constexpr (K == VERTEX || K == ELIST || K == MLIST) {
       // Vertex-side kinds visit [0, vertex_end); ELIST visits heads [head_begin, head_end).
@@ -287,10 +296,10 @@ class PartitionEngine {
         const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
         if constexpr (K == VERTEX) {
 #pragma omp parallel for schedule(static) if (last - first > kSerialBelow)
-          for (std::int64_t v = first; v < last; ++v) element(c, va, ea, static_cast<VertexId>(v));
+          for (std::int64_t v = first; v < last; ++v) run(static_cast<VertexId>(v));
         } else {
 #pragma omp parallel for schedule(dynamic, 256) if (last - first > kSerialBelow)
-          for (std::int64_t v = first; v < last; ++v) element(c, va, ea, static_cast<VertexId>(v));
+          for (std::int64_t v = first; v < last; ++v) run(static_cast<VertexId>(v));
         }
         if constexpr (K == ELIST) visited = out_off[hi] - out_off[lo];
       } else {
@@ -301,7 +310,7 @@ class PartitionEngine {
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : visited) if (n > kSerialBelow)
         for (std::int64_t i = 0; i < n; ++i) {
           if (q[i] < lo || q[i] >= hi) continue;
-          element(c, va, ea, q[i]);
+          run(q[i]);
           if constexpr (K == ELIST) visited += out_off[q[i] + 1] - out_off[q[i]];
         }
       }
@@ -311,7 +320,7 @@ class PartitionEngine {
       if (domain == Domain::All) {
         const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
 #pragma omp parallel for schedule(static) if (last - first > kSerialBelow)
-        for (std::int64_t e = first; e < last; ++e) element(c, va, ea, static_cast<EdgeIndex>(e));
+        for (std::int64_t e = first; e < last; ++e) run(static_cast<EdgeIndex>(e));
         visited = hi - lo;
       } else {
         const std::vector<EdgeIndex>& queue = edge_frontier_.current();
@@ -320,7 +329,7 @@ class PartitionEngine {
 #pragma omp parallel for schedule(static) reduction(+ : visited) if (n > kSerialBelow)
         for (std::int64_t i = 0; i < n; ++i) {
           if (q[i] < lo || q[i] >= hi) continue;
-          element(c, va, ea, q[i]);
+          run(q[i]);
           ++visited;
         }
       }
@@ -328,7 +337,7 @@ class PartitionEngine {
       static_assert(K == MESSAGE, "unknown API kind");
       const auto slots = static_cast<std::int64_t>(messages_.size());
 #pragma omp parallel for schedule(static) if (slots > kSerialBelow)
-      for (std::int64_t s = 0; s < slots; ++s) element(c, va, ea, static_cast<EdgeIndex>(s));
+      for (std::int64_t s = 0; s < slots; ++s) run(static_cast<EdgeIndex>(s));
     }
     edges_visited_ += visited;
     common::check_message_overflow(votes_.data(), conf_.messagesPerEdge, superstep_,
@@ -340,11 +349,13 @@ class PartitionEngine {
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     materialize_slots();
     const KernelCtx<Message>& c = ctx_;
+    const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
     const VertexArrays& va = fields_.vertex_arrays();
     const EdgeArrays& ea = fields_.edge_arrays();
     const EdgeIndex* out_off = out_offsets_.data();
     const auto edges_of = [&](VertexId v) {
       const auto degree = static_cast<std::uint32_t>(out_off[v + 1] - out_off[v]);
+      medusa::detail::bind_host_step_state(step);
       for (std::uint32_t i = 0; i < degree; ++i) element(c, va, ea, v, i);
       return degree;
     };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/cuda/admission.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/device.h>
@@ -28,6 +29,7 @@ struct StepCounters {
   unsigned long long next_active_vertices;
   unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
   unsigned long long next_active_edges;
+  medusa::detail::StepState step_state;  // the functors' (KernelCtx::step_state): not cleared
 };
 
 // What the executors need for one launch besides ctx() and the field arrays.
@@ -93,6 +95,7 @@ class EngineCore {
   VertexId owned_count_ = 0;
   VertexId combine_count_ = 0;
   gpu::DeviceInfo device_;
+  gpu::Admission admission_;  // (before the buffers: released after they are freed)
   gpu::MemoryPlan plan_;
   gpu::EngineStream stream_;
   std::uint64_t V_ = 0, E_ = 0;

@@ -254,7 +254,7 @@ class Fusion {
     e.receivers_valid_ = false;
     note_user_launch();  // (a fused pass runs the work; a VertexStep the VERTEX functor)
     const gpu::GatherOut<Message> out{e.d_combined_.data(), received, e.d_in_offsets_.data(), e.m_, e.init_value_,
-                                      e.batch_.device_halted()};
+                                      e.batch_.device_halted(), &e.d_counters_.data()->step_state};
     cudaStream_t s = e.stream_.get();
     switch (combiner_) {
       case CombinerStrategy::Group4:
