@@ -15,7 +15,7 @@
 //   BatchController  engine/batch_controller.cuh  batches of supersteps, their read-back, replays
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
-// counts) and sets detail::d_step_state (votes, superstep number), the user's launches, one
+// counts) and sets the session's StepState (votes, superstep number), the user's launches, one
 // compaction kernel per frontier in use, and one small device-to-host copy of the counters, which
 // is the only synchronization. Long runs of sparse supersteps are issued in batches with one
 // read-back per batch instead (superstep_batch.cuh). Nothing is allocated after the constructor (a
