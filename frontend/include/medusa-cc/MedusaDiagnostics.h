@@ -60,6 +60,16 @@ enum class Diag {
   EdgeListReference,
   ElementAddress,
   CalledFromFunctor,
+  // Global aggregates and in-edge messages
+  AggregateMisuse,
+  AggregateQualified,
+  AggregateOutsideFunctor,
+  AggregateAddOnHost,
+  TooManyAggregates,
+  AggregateOperatorSignature,
+  InEdgeLoopNotParallel,
+  InEdgeWritesVertex,
+  InEdgeNeedsCombiner,
   Count
 };
 

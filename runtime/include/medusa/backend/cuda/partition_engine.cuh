@@ -23,6 +23,7 @@
 #include <medusa/backend/cuda/combine.cuh>
 #include <medusa/backend/cuda/device.h>
 #include <medusa/backend/cuda/gather.cuh>
+#include <medusa/backend/cuda/in_edge_pull.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/memory_plan.h>
 #include <medusa/backend/cuda/push_combine.cuh>
@@ -307,6 +308,21 @@ class PartitionEngine {
                            d_combined_.data(), combine_count_, offsets, op, init_value_, s);
   }
 
+  // EMV<ELIST>::Run over in-edges (medusa/in_edges.h) and Combiner(op), as one pulled pass.
+  template <class Work, class Op>
+  void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
+    gpu::DeviceScope on(device_.ordinal);
+    issue_held();
+    if (skips_unbatchable()) return;
+    init_value_ = fill;
+    receivers_valid_ = false;
+    gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
+        gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, stream_.get(), ctx(), vertex_arrays_, edge_arrays_,
+        work, op, fill, d_combined_.data(), Program::uses.received ? d_received_.data() : nullptr);
+    MEDUSA_CUDA_CHECK_LAUNCH("in_edge_pull_kernel");
+    edges_visited_ += E_;
+  }
+
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
   // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).
   // Over Domain::Active only the in-edges of frontier vertices run their work.
@@ -579,7 +595,8 @@ class PartitionEngine {
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step;
     if (step == 0) batch_.restart();
-    step_batchable_ = true;
+    // Aggregates are read back and published after every superstep: no batches.
+    step_batchable_ = medusa::detail::aggregate_count<Program>() == 0;
     // Queued by SetActive() when the batch's frontiers are small next to V: a compaction reads all
     // V flags; the queue's atomics grow with the frontier.
     superstep_queued_ = queued_frontier_ && batch_.active() && batch_.queues_frontier(V_);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/cuda/aggregate_transfer.cuh>
 #include <medusa/backend/cuda/partition_engine.cuh>
 #include <medusa/backend/cuda/replica_exchange.cuh>
 

@@ -8,6 +8,7 @@
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/format_bytes.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
@@ -207,6 +208,15 @@ class PartitionEngine {
     init_message_buffer(fill);
     launch<EDGE>(Domain::All, element, common::LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
     combine(op);
+  }
+
+  // EMV<ELIST>::Run over in-edges (medusa/in_edges.h) and Combiner(op), as one pulled pass.
+  template <class Work, class Op>
+  void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
+    init_value_ = fill;
+    common::pull_in_edges_host(ctx_, vertex_arrays_, edge_arrays_, work, op, fill, combined_.data(),
+                               received_.allocated() ? received_.data() : nullptr);
+    edges_visited_ += edge_count_;
   }
 
   // Whether every active source with out-edges computed the same message, bit for bit.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/host/aggregate_transfer.h>
 #include <medusa/backend/host/partition_engine.h>
 #include <medusa/backend/host/replica_exchange.h>
 
