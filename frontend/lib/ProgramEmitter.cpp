@@ -433,7 +433,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
   std::string vertex_param, list_param;
   for (const ParamInfo& p : functor.params) {
     if (p.role == ParamRole::Vertex) vertex_param = p.name;
-    if (p.role == ParamRole::EdgeList) list_param = p.name;
+    if (p.role == ParamRole::EdgeList || p.role == ParamRole::InEdgeList) list_param = p.name;
   }
   // The proxies of vertex `id`, as both generated entry points build them.
   const std::string proxies =
