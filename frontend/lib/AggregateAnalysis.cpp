@@ -29,7 +29,7 @@ namespace {
 
 const clang::VarDecl* aggregateVar(const clang::DeclRefExpr* ref) {
   const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-  return var != nullptr && isAggregateType(var->getType()) ? var : nullptr;
+  return var != nullptr && var->hasGlobalStorage() && isAggregateType(var->getType()) ? var : nullptr;
 }
 
 // The function a declaration context belongs to, through lambdas to the function around them.

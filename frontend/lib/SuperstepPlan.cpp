@@ -41,7 +41,11 @@ class Planner {
       const bool fusable = i + 2 < ops.size() && ops[i].kind == Op::InitMessageBuffer &&
                            ops[i + 1].kind == Op::Run && ops[i + 2].kind == Op::Combiner;
       if (fusable && fuse(ops[i + 1], p)) {
-        gather_of = ops[i + 1].run_kind == ApiKind::Elist && ops[i + 1].domain == DomainUse::All ? ops[i + 1].functor : "";
+        const FunctorInfo* pass = functor(ops[i + 1].functor);
+        gather_of = ops[i + 1].run_kind == ApiKind::Elist && ops[i + 1].domain == DomainUse::All &&
+                            !(pass != nullptr && pass->in_edges)
+                        ? ops[i + 1].functor
+                        : "";
         i += 2;
         continue;
       }

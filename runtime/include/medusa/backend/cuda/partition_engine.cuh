@@ -316,6 +316,7 @@ class PartitionEngine {
     if (skips_unbatchable()) return;
     init_value_ = fill;
     receivers_valid_ = false;
+    note_user_launch();
     gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
         gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, stream_.get(), ctx(), vertex_arrays_, edge_arrays_,
         work, op, fill, d_combined_.data(), Program::uses.received ? d_received_.data() : nullptr);
