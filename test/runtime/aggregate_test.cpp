@@ -142,17 +142,23 @@ TEST_CASE("Aggregates: value() is the previous superstep's fold, in functors and
   }
 }
 
-TEST_CASE("Aggregates: the iteration function may halt on a value", "[runtime]") {
+TEST_CASE("Aggregates: the iteration function may halt on a value; each Run starts from the start value",
+          "[runtime]") {
   using namespace aggregate_test;
   auto g = aggregate_graph(std::vector<int>(64, 1));  // superstep s adds 64 * (s + 1)
   auto device = medusa::Init_Device_DS(g);
   halt_at_total = true;
   halt_threshold = 64 * 3;  // reached by superstep 2; superstep 3 sees it, halts and still runs
   const medusa::RunStats stats = device.Run(iteration);
-  halt_at_total = false;
   CHECK(stats.supersteps == 4);
   CHECK(stats.stop_reason == "halt vote");
   CHECK(total.value() == 64 * 4);
+  // Values are 5 now: superstep 0 adds 320, superstep 1 halts. Superstep 0 sees the start value 0,
+  // not the 256 the last run ended with (which would halt it at once).
+  const medusa::RunStats again = device.Run(iteration);
+  halt_at_total = false;
+  CHECK(again.supersteps == 2);
+  CHECK(total.value() == 64 * 6);
 }
 
 // ---- A program with an in-edge ELIST functor: each vertex sums its out-neighbours' weights.

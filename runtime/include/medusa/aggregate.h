@@ -6,7 +6,7 @@
 //
 //   removed.add(1);          // in any functor: contributes to this superstep's fold
 //   removed.value();         // in functors, the iteration function and main: the fold of the last
-//                            // superstep that ended (the initial value before the first one)
+//                            // superstep that ended (the start value before a Run's first one)
 //
 // medusa-cc binds `removed` inside each functor to an AggregateRef (a slot index), so device code
 // never touches the host object. The session resets the slots before each superstep and folds them
@@ -82,6 +82,7 @@ struct AggregateEntry {
   void* object = nullptr;
   std::uint64_t (*identity)(const void* object) = nullptr;
   std::uint64_t (*value)(const void* object) = nullptr;
+  void (*restart)(void* object) = nullptr;  // value() = the start value, as a Run begins
   void (*publish)(void* object, std::uint64_t bits) = nullptr;
   std::uint64_t (*fold)(std::uint64_t a, std::uint64_t b) = nullptr;
 };
@@ -115,11 +116,27 @@ MEDUSA_HD inline void atomic_fold(std::uint64_t* slot, const T& x, const Op& op)
   using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
   auto* word = reinterpret_cast<Word*>(slot);
 #if defined(__CUDA_ARCH__)
+  // The hardware's own atomics where there is one; min, max, or and and first read the slot and
+  // skip the atomic when it would change nothing (most warps, once the fold has settled).
+  constexpr bool int32 = std::is_same_v<T, int> || std::is_same_v<T, unsigned int>;
+  constexpr bool int64 = std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
   if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> &&
-                (std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, float> ||
-                 std::is_same_v<T, double> || std::is_same_v<T, unsigned long long>)) {
-    atomicAdd(reinterpret_cast<T*>(slot), x);
+                (int32 || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                 std::is_same_v<T, unsigned long long>)) {
+    if (x != T(0)) atomicAdd(reinterpret_cast<T*>(slot), x);
     return;
+  }
+  const T seen = from_bits<T>(*reinterpret_cast<volatile std::uint64_t*>(slot));
+  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>> ||
+                std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_AND>>) {
+    if (op(seen, x) == seen) return;  // (a stale read only costs the atomic below)
+    if constexpr (int32 || int64) {
+      T* p = reinterpret_cast<T*>(slot);
+      if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>>) return (void)atomicMin(p, x);
+      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>>) return (void)atomicMax(p, x);
+      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>>) return (void)atomicOr(p, x);
+      else return (void)atomicAnd(p, x);
+    }
   }
   Word old = *reinterpret_cast<volatile Word*>(word), assumed;
   do {
@@ -205,17 +222,18 @@ class AggregateBase {
   AggregateBase(const AggregateBase&) = delete;
   AggregateBase& operator=(const AggregateBase&) = delete;
 
-  // The fold of the last superstep that ended (in any Run), or the initial value before it.
+  // The fold of the last superstep that ended, or the start value before the first superstep of a Run.
   T value() const { return value_; }
   // In functors only (medusa-cc binds the name there); see the programming guide.
   void add(const T& x) const;
 
  protected:
-  AggregateBase(const T& identity, const T& initial) : identity_(identity), value_(initial) {}
+  AggregateBase(const T& identity, const T& initial) : identity_(identity), initial_(initial), value_(initial) {}
 
  private:
   friend struct detail::AggregateRegistration;
   T identity_;
+  T initial_;
   T value_;
 };
 
@@ -252,6 +270,7 @@ struct AggregateRegistration {
     e.object = &a;
     e.identity = [](const void* o) { return to_bits(static_cast<const AggregateBase<T, Op>*>(o)->identity_); };
     e.value = [](const void* o) { return to_bits(static_cast<const AggregateBase<T, Op>*>(o)->value_); };
+    e.restart = [](void* o) { auto* a = static_cast<AggregateBase<T, Op>*>(o); a->value_ = a->initial_; };
     e.publish = [](void* o, std::uint64_t bits) { static_cast<AggregateBase<T, Op>*>(o)->value_ = from_bits<T>(bits); };
     e.fold = [](std::uint64_t a, std::uint64_t b) { return to_bits(Op{}(from_bits<T>(a), from_bits<T>(b))); };
     return e;

@@ -4,6 +4,7 @@
 // lookup on its engine type:
 //   void upload_aggregates(Engine&, const detail::AggregateCells&);
 //   void download_aggregates(Engine&, detail::AggregateCells&);  // then resets them to the identities
+// (A Run that ends by a throw leaves each value() as the last superstep that ended folded it.)
 #pragma once
 
 #include <medusa/aggregate.h>
@@ -24,9 +25,13 @@ template <class Element>
 struct adds_to_aggregates<Element, std::void_t<decltype(Element::medusa_adds_aggregates)>>
     : std::bool_constant<Element::medusa_adds_aggregates> {};
 
+// (Superstep 0: every value() restarts from its start value.)
 template <class Program, class Engine>
-void begin_aggregates(std::vector<std::unique_ptr<Engine>>& engines) {
+void begin_aggregates(std::vector<std::unique_ptr<Engine>>& engines, std::uint32_t superstep) {
   if (medusa::detail::aggregate_count<Program>() == 0) return;
+  if (superstep == 0)
+    for (const medusa::detail::AggregateEntry& e : medusa::detail::aggregate_registry<Program>())
+      if (e.object != nullptr) e.restart(e.object);
   const medusa::detail::AggregateCells cells = medusa::detail::starting_cells<Program>();
   for (auto& e : engines) upload_aggregates(*e, cells);
 }
@@ -45,6 +50,16 @@ void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines) {
   }
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (entries[i].object != nullptr) entries[i].publish(entries[i].object, folded[i]);
+}
+
+// Partitioned runs: a vertex adds from its owner only (VERTEX and MLIST launches skip replicas),
+// and the replicas of a program with aggregates are refreshed every superstep (one hop).
+template <class Program>
+bool aggregates_owned_only() { return medusa::detail::aggregate_count<Program>() != 0; }
+template <class Program>
+const char* with_aggregates(const char* multi_hop_obstacle) {
+  if (multi_hop_obstacle != nullptr || !aggregates_owned_only<Program>()) return multi_hop_obstacle;
+  return "the program uses global aggregates (each vertex adds from its owner only)";
 }
 
 // A partitioned run gives each vertex's copies and slots to several partitions: contributions

@@ -6,9 +6,14 @@
 
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/device_api.h>
+#include <medusa/error.h>
 #include <medusa/types.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 
 namespace medusa::common {
 
@@ -37,4 +42,45 @@ void pull_in_edges_host(const KernelCtx<Msg>& c, const VA& va, const EA& ea, con
   }
 }
 
+// The session's in-edge launch, held until the built-in Combiner() that must follow it: its
+// messages exist only as that fold.
+class PendingInEdges {
+ public:
+  static void check_launch(Domain domain, std::size_t partitions) {
+    MEDUSA_REQUIRE(domain == Domain::All,
+                   "EMV<ELIST>::Run over in-edges (InEdgeList): runs over every vertex (Domain::All) only");
+    MEDUSA_REQUIRE(partitions == 1, "gpuCount = " + std::to_string(partitions) +
+                                        ": an ELIST functor over in-edges (InEdgeList) needs every out-edge "
+                                        "of a vertex in one partition; run it with gpuCount = 1");
+  }
+  void hold(std::function<void()> pull) { pull_ = std::move(pull); }
+  bool held() const { return static_cast<bool>(pull_); }
+  void run() {
+    const auto pull = std::move(pull_);
+    pull_ = nullptr;
+    pull();
+  }
+  void clear() { pull_ = nullptr; }
+  void require_none() const {
+    MEDUSA_REQUIRE(!pull_, "EMV<ELIST>::Run over in-edges (InEdgeList) must be followed by Combiner() "
+                           "(the built-in one): its messages exist only as the Combiner's fold");
+  }
+
+ private:
+  std::function<void()> pull_;
+};
+
 }  // namespace medusa::common
+
+namespace medusa {
+template <class Program>
+class Session;
+namespace exec {
+// Runs an in-edge ELIST element (generated: <F>_in_edge_element) for every in-edge of every vertex,
+// folded by the Combiner() that follows (the session holds it until then).
+template <class Program, class Element>
+void run_elist_in_edges(Session<Program>& session, Domain domain, const Element& element) {
+  session.launch_elist_in_edges(domain, element);
+}
+}  // namespace exec
+}  // namespace medusa

@@ -16,6 +16,7 @@
 #include <medusa/backend/common/aggregate_steps.h>
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
@@ -151,12 +152,7 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
-    if (pending_in_edges_) {  // InitMessageBuffer; EMV<ELIST>::Run over in-edges; Combiner(): one pass
-      const auto pull = std::move(pending_in_edges_);
-      pending_in_edges_ = nullptr;
-      pull();
-      return;
-    }
+    if (in_edges_.held()) return in_edges_.run();  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
     if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
@@ -215,23 +211,16 @@ class PartitionedSession : public SessionBase {
     flush_deferred();
     push();
   }
-  // An ELIST functor over in-edges (medusa/in_edges.h): held until the built-in Combiner() that
-  // must follow, then run as one pass pulled by the receivers.
+  // An ELIST functor over in-edges (in_edge_pull.h), held until the Combiner() that must follow it.
   template <class Element>
   void launch_elist_in_edges(Domain domain, const Element& element) {
-    MEDUSA_REQUIRE(domain == Domain::All,
-                   "EMV<ELIST>::Run over in-edges (InEdgeList): runs over every vertex (Domain::All) only");
-    MEDUSA_REQUIRE(engines_.size() == 1, "gpuCount = " + std::to_string(engines_.size()) +
-                                             ": an ELIST functor over in-edges (InEdgeList) needs every out-edge "
-                                             "of a vertex in one partition; run it with gpuCount = 1");
-    // Its pass writes no slot: a fill still held back is dropped when no slot is read again.
-    if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;
+    PendingInEdges::check_launch(domain, engines_.size());
+    if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
-    const Message fill = last_fill_;
-    pending_in_edges_ = [this, element, fill] {
+    in_edges_.hold([this, element, fill = last_fill_] {
       visit_builtin_combiner<Message>(conf_.combinerOpType,
                                       [&](const auto& op) { engines_[0]->pull_in_edges(element, op, fill); });
-    };
+    });
   }
   // Whether InitMessageBuffer + EDGE/ELIST + Combiner runs as one pull pass (pull_fusion.h).
   bool pull_fusion() const { return pull_fusion_; }
@@ -286,9 +275,7 @@ class PartitionedSession : public SessionBase {
     } else if constexpr (K == MESSAGE) {  // every local slot
       each([](const PartitionLayout& l) { return LaunchRange::whole(l.vertex_count()); });
     } else {  // VERTEX, MLIST: vertices whose fields and messages are both current
-      // (Owned vertices only when aggregates count them: a replica would add once more.)
-      const std::uint32_t limit =
-          medusa::detail::aggregate_count<Program>() != 0 ? 0 : std::min(fresh_hop_, message_hop_);
+      const std::uint32_t limit = aggregates_owned_only<Program>() ? 0 : std::min(fresh_hop_, message_hop_);
       each([&](const PartitionLayout& l) { return LaunchRange{l.vertices_within(limit), 0, 0}; });
       fresh_hop_ = limit;
     }
@@ -340,8 +327,7 @@ class PartitionedSession : public SessionBase {
     else return false;
   }
   void flush_deferred() {
-    MEDUSA_REQUIRE(!pending_in_edges_, "EMV<ELIST>::Run over in-edges (InEdgeList) must be followed by Combiner() "
-                                       "(the built-in one): its messages exist only as the Combiner's fold");
+    in_edges_.require_none();
     if constexpr (Engine::kBatchesSupersteps) engines_[0]->issue_held_vertex();  // (if it holds one)
     if constexpr (Engine::kFusesVertexIntoGather) {
       if (gather_pending())
@@ -359,7 +345,7 @@ class PartitionedSession : public SessionBase {
     }
   }
   void clear_deferred() {
-    pending_in_edges_ = nullptr;
+    in_edges_.clear();
     fill_deferred_ = false;
     deferred_push_ = nullptr;
     deferred_fused_ = nullptr;
@@ -408,7 +394,7 @@ class PartitionedSession : public SessionBase {
       }
       host_votes_.fill(0);
       medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
-      begin_aggregates<Program>(engines_);
+      begin_aggregates<Program>(engines_, step);
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
@@ -526,9 +512,7 @@ class PartitionedSession : public SessionBase {
                        ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which "
                        "partitioned runs do not replicate yet; run it with gpuCount = 1");
     PartitionAssignment a = assign(t, parts);
-    const char* obstacle = multi_hop_obstacle<Program>();
-    if (obstacle == nullptr && medusa::detail::aggregate_count<Program>() != 0)
-      obstacle = "the program uses global aggregates (each vertex adds from its owner only)";
+    const char* obstacle = with_aggregates<Program>(multi_hop_obstacle<Program>());
     if (conf_.replicationHops > 1 && obstacle != nullptr)
       MEDUSA_THROW("Config::replicationHops = " + std::to_string(conf_.replicationHops) +
                    ": multi-hop replication is not possible because " + obstacle +
@@ -581,8 +565,8 @@ class PartitionedSession : public SessionBase {
   Message deferred_fill_{};
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
-  std::function<void()> pending_in_edges_;               // an in-edge ELIST awaiting its Combiner()
-  Message last_fill_{};                                  // of the last InitMessageBuffer
+  PendingInEdges in_edges_;
+  Message last_fill_{};  // of the last InitMessageBuffer
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};
@@ -609,12 +593,6 @@ void run(Session<Program>& session, Domain domain, const Element& element) {
 template <class Program, class Element>
 void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
   session.launch_elist_edges(domain, element);
-}
-// Runs an in-edge ELIST element (medusa/in_edges.h): element(c, va, ea, w, e, u) for in-edge e
-// (u -> w) of every vertex w, with sendMsg folding into u's combined value.
-template <class Program, class Element>
-void run_elist_in_edges(Session<Program>& session, Domain domain, const Element& element) {
-  session.launch_elist_in_edges(domain, element);
 }
 }  // namespace exec
 

@@ -317,9 +317,15 @@ class PartitionEngine {
     init_value_ = fill;
     receivers_valid_ = false;
     note_user_launch();
-    gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
-        gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, stream_.get(), ctx(), vertex_arrays_, edge_arrays_,
-        work, op, fill, d_combined_.data(), Program::uses.received ? d_received_.data() : nullptr);
+    std::uint8_t* received = Program::uses.received ? d_received_.data() : nullptr;
+    if (E_ >= gpu::kWarpPullDegree * V_)
+      gpu::launch_kernel<gpu::kernels::in_edge_pull_warp_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
+          gpu::grid_for(std::uint64_t{V_} * 32, max_blocks_), gpu::kernels::kBlock, stream_.get(), ctx(),
+          vertex_arrays_, edge_arrays_, work, op, fill, d_combined_.data(), received);
+    else
+      gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
+          gpu::grid_for(V_, max_blocks_), gpu::kernels::kBlock, stream_.get(), ctx(), vertex_arrays_, edge_arrays_,
+          work, op, fill, d_combined_.data(), received);
     MEDUSA_CUDA_CHECK_LAUNCH("in_edge_pull_kernel");
     edges_visited_ += E_;
   }

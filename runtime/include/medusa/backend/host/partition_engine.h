@@ -210,15 +210,13 @@ class PartitionEngine {
     combine(op);
   }
 
-  // EMV<ELIST>::Run over in-edges (medusa/in_edges.h) and Combiner(op), as one pulled pass.
+  // EMV<ELIST>::Run over in-edges and Combiner(op), as one pulled pass (in_edge_pull.h).
   template <class Work, class Op>
   void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
-    init_value_ = fill;
+    init_value_ = fill, edges_visited_ += edge_count_;
     common::pull_in_edges_host(ctx_, vertex_arrays_, edge_arrays_, work, op, fill, combined_.data(),
                                received_.allocated() ? received_.data() : nullptr);
-    edges_visited_ += edge_count_;
   }
-
   // Whether every active source with out-edges computed the same message, bit for bit.
   bool frontier_sends_one_message(const std::uint8_t* active) const {
     const EdgeIndex* out_off = out_offsets_.data();
