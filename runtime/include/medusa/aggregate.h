@@ -126,6 +126,10 @@ MEDUSA_HD inline void atomic_fold(std::uint64_t* slot, const T& x, const Op& op)
     if (x != T(0)) atomicAdd(reinterpret_cast<T*>(slot), x);
     return;
   }
+  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> && std::is_same_v<T, long long>) {
+    if (x != 0) atomicAdd(reinterpret_cast<unsigned long long*>(slot), static_cast<unsigned long long>(x));
+    return;  // (two's complement: the same bits as a signed add)
+  }
   const T seen = from_bits<T>(*reinterpret_cast<volatile std::uint64_t*>(slot));
   if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>> ||
                 std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_AND>>) {
