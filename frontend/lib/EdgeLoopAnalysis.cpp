@@ -25,6 +25,12 @@ bool isNullaryCallOn(const clang::Expr* expr, const clang::VarDecl* var, llvm::S
          referencedVar(call->getImplicitObjectArgument()) == var;
 }
 
+bool isAggregateValue(const clang::CXXMemberCallExpr* call) {
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
+  return method != nullptr && method->getName() == "value" && call->getNumArgs() == 0 &&
+         isSpecializationOf(method->getParent(), "medusa::AggregateBase");
+}
+
 bool isZero(const clang::Expr* expr) {
   const auto* literal = llvm::dyn_cast_or_null<clang::IntegerLiteral>(expr ? expr->IgnoreParenImpCasts() : nullptr);
   return literal != nullptr && literal->getValue() == 0;
@@ -69,8 +75,9 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
     if (isNullaryCallOn(call, list_, "size"))
       allowed_.insert(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-    // The prologue is re-run for every edge: only side-effect-free built-ins there.
-    if (prologue_ && !isNullaryCallOn(call, list_, "size") &&
+    // The prologue is re-run for every edge: only side-effect-free built-ins there (an aggregate's
+    // value() is the previous superstep's, the same for every edge).
+    if (prologue_ && !isNullaryCallOn(call, list_, "size") && !isAggregateValue(call) &&
         !isNullaryCallOn(call, vertex_, "edge_count") && !isNullaryCallOn(call, vertex_, "in_edge_count") &&
         !isNullaryCallOn(call, vertex_, "id"))
       ok = false;

@@ -11,6 +11,7 @@ using namespace medusa;
 
 struct Vertex : VertexBase<int> {
   int value;
+  int received;  // the last superstep's sum of value * smallest (previous superstep) over in-edges
 };
 struct Edge : EdgeBase<Vertex> {};
 
@@ -19,7 +20,7 @@ struct AbsMax {
 };
 
 Aggregate<int, MEDUSA_SUM> above_one;
-Aggregate<int, MEDUSA_MIN> smallest;
+Aggregate<int, MEDUSA_MIN> smallest{0};  // 0 before the first superstep
 Aggregate<long long, MEDUSA_MAX> largest;
 CustomAggregate<float, AbsMax> widest{0.0f};
 
@@ -33,8 +34,23 @@ struct Halve {
   }
 };
 
+// An edge-parallel ELIST whose message reads an aggregate: still computed once per source.
+struct SendScaled {
+  void operator()(Vertex& v, EdgeList<Edge>& el) const {
+    const int scale = smallest.value();
+    for (unsigned i = 0; i < el.size(); ++i) el[i].sendMsg(v.value * scale);
+  }
+};
+struct Receive {
+  void operator()(Vertex& v) const { v.received = v.combined_msg(); }
+};
+
 void Step() {
   if (Superstep() > 0 && above_one.value() == 0) Halt();
+  InitMessageBuffer(0);
+  EMV<ELIST>::Run(SendScaled{});
+  Combiner();
+  EMV<VERTEX>::Run(Receive{});
   EMV<VERTEX>::Run(Halve{});
 }
 
@@ -42,10 +58,11 @@ int main() {
   const int n = 5;
   const int start[] = {3, 100, 7, 40, 1};
   Graph<Vertex, Edge> my_graph;
-  for (int i = 0; i < n; ++i) my_graph.AddVertex(Vertex{{}, start[i]});
+  for (int i = 0; i < n; ++i) my_graph.AddVertex(Vertex{{}, start[i], 0});
   for (int e = 0; e + 1 < n; ++e) my_graph.AddEdge(e, e + 1);
 
   Config conf;
+  conf.combinerOpType = MEDUSA_SUM;
   conf.maxIteration = 100;
   auto device = Init_Device_DS(my_graph, conf);
   RunStats stats = device.Run(Step);
@@ -54,10 +71,12 @@ int main() {
   // Sequentially: the superstep that halts (the one after a superstep counted nothing) still runs.
   int value[n];
   for (int i = 0; i < n; ++i) value[i] = start[i];
-  int steps = 0, count = 1, low = 0, high = 0;
+  int steps = 0, count = 1, low = 0, high = 0, received[n] = {};
   float wide = 0.0f;
   for (int s = 0;; ++s) {
     const bool halts = s > 0 && count == 0;
+    for (int i = 0; i < n; ++i) received[i] = 0;
+    for (int e = 0; e + 1 < n; ++e) received[e + 1] += value[e] * low;  // (low: the last superstep's)
     count = 0, low = 1 << 30, high = -(1 << 30), wide = 0.0f;
     for (int i = 0; i < n; ++i) {
       value[i] /= 2;
@@ -74,7 +93,7 @@ int main() {
               above_one.value(), smallest.value(), largest.value(), widest.value());
   int bad = stats.supersteps == static_cast<unsigned>(steps) ? 0 : 1;
   for (int v = 0; v < n; ++v)
-    if (my_graph.vertex(v).value != value[v]) ++bad;
+    if (my_graph.vertex(v).value != value[v] || my_graph.vertex(v).received != received[v]) ++bad;
   if (above_one.value() != count || smallest.value() != low || largest.value() != high || widest.value() != wide) ++bad;
   return bad == 0 ? 0 : 1;
 }
