@@ -73,6 +73,8 @@ def main():
         ("SSSP-Q", ROOT / "samples/sssp/sssp_q.cpp", gen / "sssp_q/sssp_q.medusa.cu", None),
         ("PageRank", ROOT / "samples/pagerank/pagerank.cpp", gen / "pagerank/pagerank.medusa.cu",
          ROOT / "bench/baselines/pagerank_baseline.cu"),
+        ("k-core", ROOT / "samples/kcore/kcore.cpp", gen / "kcore/kcore.medusa.cu", None),
+        ("HITS", ROOT / "samples/hits/hits.cpp", gen / "hits/hits.medusa.cu", None),
     ]
     print("| algorithm | Medusa: lines the user writes | medusa-cc: device lines it generates | hand-written CUDA baseline |")
     print("|---|---|---|---|")

@@ -43,8 +43,16 @@ const char* paramRoleName(ParamRole role) {
     case ParamRole::EdgeList: return "edge_list";
     case ParamRole::MessageList: return "message_list";
     case ParamRole::Message: return "message";
+    case ParamRole::InEdgeList: return "in_edge_list";
   }
   return "?";
+}
+
+bool FunctorInfo::uses_aggregate(int index) const {
+  for (const std::vector<int>* uses : {&aggregates_added, &aggregates_read})
+    for (int i : *uses)
+      if (i == index) return true;
+  return false;
 }
 
 std::string FieldInfo::declarator(const char* pointer_or_reference, bool is_const) const {

@@ -25,6 +25,12 @@ bool isNullaryCallOn(const clang::Expr* expr, const clang::VarDecl* var, llvm::S
          referencedVar(call->getImplicitObjectArgument()) == var;
 }
 
+bool isAggregateValue(const clang::CXXMemberCallExpr* call) {
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
+  return method != nullptr && method->getName() == "value" && call->getNumArgs() == 0 &&
+         isSpecializationOf(method->getParent(), "medusa::AggregateBase");
+}
+
 bool isZero(const clang::Expr* expr) {
   const auto* literal = llvm::dyn_cast_or_null<clang::IntegerLiteral>(expr ? expr->IgnoreParenImpCasts() : nullptr);
   return literal != nullptr && literal->getValue() == 0;
@@ -69,9 +75,11 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
     if (isNullaryCallOn(call, list_, "size"))
       allowed_.insert(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-    // The prologue is re-run for every edge: only side-effect-free built-ins there.
-    if (prologue_ && !isNullaryCallOn(call, list_, "size") &&
-        !isNullaryCallOn(call, vertex_, "edge_count") && !isNullaryCallOn(call, vertex_, "id"))
+    // The prologue is re-run for every edge: only side-effect-free built-ins there (an aggregate's
+    // value() is the previous superstep's, the same for every edge).
+    if (prologue_ && !isNullaryCallOn(call, list_, "size") && !isAggregateValue(call) &&
+        !isNullaryCallOn(call, vertex_, "edge_count") && !isNullaryCallOn(call, vertex_, "in_edge_count") &&
+        !isNullaryCallOn(call, vertex_, "id"))
       ok = false;
     return ok;
   }
@@ -180,7 +188,7 @@ std::optional<EdgeLoopInfo> EdgeLoopAnalysis::analyze(const clang::CXXMethodDecl
     for (const clang::ParmVarDecl* param : call_operator.parameters())
       if (param->getName() == p.name) {
         if (p.role == ParamRole::Vertex) vertex = param;
-        if (p.role == ParamRole::EdgeList) list = param;
+        if (p.role == ParamRole::EdgeList || p.role == ParamRole::InEdgeList) list = param;
       }
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(call_operator.getBody());
   if (vertex == nullptr || list == nullptr || body == nullptr || body->body_empty()) return std::nullopt;
@@ -221,7 +229,7 @@ std::optional<EdgeLoopInfo> EdgeLoopAnalysis::analyze(const clang::CXXMethodDecl
   if (!isNullaryCallOn(cond->getRHS(), list, "size")) {
     const clang::VarDecl* bound = referencedVar(cond->getRHS());
     if (bound == nullptr || !prologue_locals.count(bound) || !bound->getInit() ||
-        !(isNullaryCallOn(bound->getInit(), vertex, "edge_count") ||
+        !(isNullaryCallOn(bound->getInit(), vertex, info.in_edges ? "in_edge_count" : "edge_count") ||
           isNullaryCallOn(bound->getInit(), list, "size")))
       return std::nullopt;
     // The body check below rejects writes to L; the prologue check rejects assignments there.

@@ -1,5 +1,7 @@
 #include "medusa-cc/GpuSafetyChecker.h"
 
+#include "medusa-cc/AggregateAnalysis.h"
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -42,8 +44,9 @@ const std::set<std::string> kStdStreams{"cout", "cerr", "clog", "cin", "wcout", 
                                         "wcin"};
 const std::set<std::string> kMedusaDeviceFunctions{"medusa::Continue", "medusa::Halt",
                                                    "medusa::Superstep"};
-const char* const kMedusaDeviceRecords[] = {"medusa::VertexBase", "medusa::EdgeBase",
-                                            "medusa::EdgeList", "medusa::MessageList"};
+const char* const kMedusaDeviceRecords[] = {"medusa::VertexBase",  "medusa::EdgeBase",
+                                            "medusa::EdgeList",    "medusa::MessageList",
+                                            "medusa::InEdgeList",  "medusa::AggregateBase"};
 
 const clang::CXXRecordDecl* parentRecord(const clang::FunctionDecl* f) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(f);
@@ -194,6 +197,22 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
       noteContext();
       return true;
     }
+    if (isAggregateType(var->getType())) {
+      // In a functor's own body (or a lambda in it) AggregateAnalysis checks the use; a helper
+      // would see the host object.
+      const clang::FunctionDecl* owner = &f_;
+      while (isLambdaCallOperator(owner)) {
+        const auto* enclosing = llvm::dyn_cast<clang::FunctionDecl>(
+            llvm::cast<clang::CXXMethodDecl>(owner)->getParent()->getDeclContext());
+        if (enclosing == nullptr) break;
+        owner = enclosing;
+      }
+      if (!c_.roots_.count(owner) || c_.combiner_roots_.count(owner)) {
+        report(ref->getLocation(), Diag::AggregateOutsideFunctor) << name << owner->getNameAsString();
+        noteContext();
+      }
+      return true;
+    }
     const bool is_const = var->getType().isConstQualified() || var->isConstexpr();
     if (!is_const) {
       FieldAccessAnalysis::Use use = c_.uses_.classifyUse(*ref);
@@ -218,7 +237,8 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
     const clang::QualType type = var->getType();
     const clang::CXXRecordDecl* record = recordOf(type);
     const bool graph_typed =
-        c_.isGraphRecord(record) || isSpecializationOf(record, "medusa::EdgeList");
+        c_.isGraphRecord(record) || isSpecializationOf(record, "medusa::EdgeList") ||
+        isSpecializationOf(record, "medusa::InEdgeList");
     if (param != nullptr) {
       // Roots take the graph types by design; helpers cannot (they would need proxies).
       if (graph_typed && !c_.roots_.count(&f_) && !isLambdaCallOperator(&f_)) {

@@ -34,6 +34,10 @@ std::optional<ParamRole> KindClassifier::roleOf(clang::QualType type) const {
       if (types_.edge && recordOf(*element) &&
           recordOf(*element)->getCanonicalDecl() == types_.edge->getCanonicalDecl())
         return ParamRole::EdgeList;
+    if (auto element = listElement(record, "medusa::InEdgeList"))
+      if (types_.edge && recordOf(*element) &&
+          recordOf(*element)->getCanonicalDecl() == types_.edge->getCanonicalDecl())
+        return ParamRole::InEdgeList;
     if (auto element = listElement(record, "medusa::MessageList"))
       if (!types_.message.isNull() && sameType(*element, types_.message))
         return ParamRole::MessageList;
@@ -59,7 +63,8 @@ std::optional<KindClassification> KindClassifier::classify(
     ApiKind kind;
   };
   static const Shape kShapes[] = {
-      {{R::Vertex, R::EdgeList}, ApiKind::Elist}, {{R::Edge}, ApiKind::Edge},
+      {{R::Vertex, R::EdgeList}, ApiKind::Elist}, {{R::Vertex, R::InEdgeList}, ApiKind::Elist},
+      {{R::Edge}, ApiKind::Edge},
       {{R::Vertex, R::MessageList}, ApiKind::Mlist}, {{R::Message}, ApiKind::Message},
       {{R::Vertex}, ApiKind::Vertex}};
   for (const Shape& shape : kShapes) {

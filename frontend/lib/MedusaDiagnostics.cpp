@@ -152,6 +152,35 @@ constexpr DiagText kDiagnostics[] = {
      "schedule"},
     {Diag::ScheduleRejected, L::Error, "schedule of '%0': %1"},
     {Diag::ScheduleNoEffect, L::Warning, "schedule of '%0': %1"},
+    {Diag::AggregateMisuse, L::Error,
+     "aggregate '%0' can only be used as '%0.add(x)' or '%0.value()' in a functor: it is folded "
+     "once per superstep, and functors contribute to it only through add()"},
+    {Diag::AggregateQualified, L::Error,
+     "write the aggregate as plain '%0' inside a functor (not '%1'): medusa-cc binds that name to "
+     "the aggregate's device slot"},
+    {Diag::AggregateOutsideFunctor, L::Error,
+     "aggregate '%0' is used in '%1', which device code calls; use it directly in a functor's "
+     "operator() (pass the value in, or return what to add)"},
+    {Diag::AggregateAddOnHost, L::Error,
+     "'%0.add()' in host code: an aggregate folds what functors add during a superstep; call add() "
+     "in a functor, and read the result with '%0.value()'"},
+    {Diag::TooManyAggregates, L::Error,
+     "aggregate '%0' is number %1: a program may declare at most %2 aggregates"},
+    {Diag::AggregateOperatorSignature, L::Error,
+     "operator '%0' of aggregate '%1' must be a struct with 'T operator()(const T&, const T&) const' "
+     "for T = %2, associative and commutative"},
+    {Diag::InEdgeLoopNotParallel, L::Error,
+     "ELIST functor '%0' takes an InEdgeList: its body must be local declarations followed by one "
+     "loop 'for (i = 0; i < %1.size(); ++i)' whose iterations use '%1' only as '%1[i]' and do not "
+     "stop early or write anything outside the iteration (the runtime runs each in-edge in the "
+     "thread of the vertex it sends to)"},
+    {Diag::InEdgeWritesVertex, L::Error,
+     "ELIST functor '%0' over in-edges writes field '%1' of its vertex: each in-edge runs in the "
+     "thread of its head, so several threads would write it; send a message and write it in a "
+     "VERTEX functor"},
+    {Diag::InEdgeNeedsCombiner, L::Error,
+     "EMV<ELIST>::Run(%0) sends against the edges' direction: the next Medusa operation of '%1' "
+     "must be the built-in Combiner(), which folds those messages"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
               "every Diag has a text");

@@ -78,6 +78,16 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
             j.attribute("head", f.uses_head);
             j.attribute("combined_msg", f.reads_combined);
           });
+          if (f.in_edges) j.attribute("in_edges", true);
+          if (!f.aggregates_added.empty() || !f.aggregates_read.empty())
+            j.attributeObject("aggregates", [&] {
+              j.attributeArray("add", [&] {
+                for (int i : f.aggregates_added) j.value(model.aggregates[i].name);
+              });
+              j.attributeArray("value", [&] {
+                for (int i : f.aggregates_read) j.value(model.aggregates[i].name);
+              });
+            });
           if (f.edge_loop)
             j.attributeObject("edge_loop", [&] {
               j.attribute("index", f.edge_loop->index_name);
@@ -89,6 +99,16 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
             });
         });
     });
+    if (!model.aggregates.empty())
+      j.attributeArray("aggregates", [&] {
+        for (const AggregateInfo& a : model.aggregates)
+          j.object([&] {
+            j.attribute("name", a.name);
+            j.attribute("type", a.value_type);
+            j.attribute("op", a.op);
+            j.attribute("line", a.line);
+          });
+      });
     j.attributeArray("combiners", [&] {
       for (const CombinerInfo& c : model.combiners)
         j.object([&] {

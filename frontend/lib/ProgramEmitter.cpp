@@ -54,7 +54,7 @@ std::string scopePrefix(const NamespacePath& path) {
 // right after the vertex's VERTEX step.
 bool steadyMessage(const FunctorInfo& f) {
   return !(f.uses_superstep || f.continue_vote || f.halt_vote || f.sets_vertex_active || f.sets_edge_active ||
-           f.reads_combined);
+           f.reads_combined || !f.aggregates_read.empty());
 }
 
 }  // namespace
@@ -202,7 +202,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   // ELIST loops emitted one thread per vertex: the runtime may give them column-major edges.
   bool vertex_edge_loops = false;
   for (const FunctorInfo& f : model_.functors)
-    vertex_edge_loops |= f.kind == ApiKind::Elist && !edgeParallel(f, options);
+    vertex_edge_loops |= f.kind == ApiKind::Elist && !f.in_edges && !edgeParallel(f, options);
   std::vector<std::string> flags;
   const auto flag = [&flags](bool on, const char* name) {
     if (on) flags.push_back(std::string("medusa::") + name);
@@ -316,6 +316,13 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
                                          {"members", join(members, "\n")},
                                          {"head_accessor", head_accessor}}));
   }
+  // Global aggregates: the name the body uses, bound to the aggregate's device slot.
+  for (size_t i = 0; i < model_.aggregates.size(); ++i) {
+    const AggregateInfo& a = model_.aggregates[i];
+    if (functor.uses_aggregate(static_cast<int>(i)))
+      proxies.push_back("static constexpr medusa::AggregateRefOf<decltype(" + a.qualified + "), " +
+                        std::to_string(i) + "> " + a.name + "{};\n");
+  }
   std::vector<std::string> reads, writes;
   for (const auto& [uses, prefix] :
        {std::pair{&functor.vertex_fields, std::string("vertex.")},
@@ -397,8 +404,10 @@ std::string ProgramEmitter::functorEnd(const FunctorInfo& functor, const std::st
   if (functor.kind == ApiKind::Edge) index_type = "EdgeIndex", index = "eid";
   if (functor.kind == ApiKind::Message) index_type = "EdgeIndex", index = "slot";
   std::string hint;
+  if (!functor.aggregates_added.empty())
+    hint = "  static constexpr bool medusa_adds_aggregates = true;  // (partitioned runs: aggregate_steps.h)\n";
   if (!next_source_work.empty())
-    hint = "  // A pass of " + functor.next_source_functor + " precedes this launch: its next superstep's messages\n"
+    hint += "  // A pass of " + functor.next_source_functor + " precedes this launch: its next superstep's messages\n"
            "  // may be computed here (runtime: source_prefetch.cuh).\n"
            "  using medusa_next_source_work = " + next_source_work + ";\n";
   std::string element = templates_.render("element", {{"functor", functor.name},
@@ -411,14 +420,16 @@ std::string ProgramEmitter::functorEnd(const FunctorInfo& functor, const std::st
 }
 
 std::string ProgramEmitter::launcher(const FunctorInfo& functor, bool edge_parallel) const {
-  const std::string launch = edge_parallel
-                                 ? std::string("medusa::exec::run_elist_edges")
-                                 : "medusa::exec::run<medusa::" + std::string(apiKindName(functor.kind)) + ">";
+  std::string launch = edge_parallel
+                           ? std::string("medusa::exec::run_elist_edges")
+                           : "medusa::exec::run<medusa::" + std::string(apiKindName(functor.kind)) + ">";
+  std::string element = functor.name + (edge_parallel ? "_edge_element" : "_element");
+  if (functor.in_edges) launch = "medusa::exec::run_elist_in_edges", element = functor.name + "_in_edge_element";
   return templates_.render("functor_end",
                            {{"functor", functor.name},
                             {"kind", apiKindName(functor.kind)},
                             {"launch", launch},
-                            {"element", functor.name + (edge_parallel ? "_edge_element" : "_element")},
+                            {"element", element},
                             {"scope", scopePrefix(functor.namespaces)},
                             {"leave_scope", leaveScope(functor.namespaces)},
                             {"enter_scope", enterScope(functor.namespaces)}});
@@ -433,13 +444,15 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
   std::string vertex_param, list_param;
   for (const ParamInfo& p : functor.params) {
     if (p.role == ParamRole::Vertex) vertex_param = p.name;
-    if (p.role == ParamRole::EdgeList) list_param = p.name;
+    if (p.role == ParamRole::EdgeList || p.role == ParamRole::InEdgeList) list_param = p.name;
   }
   // The proxies of vertex `id`, as both generated entry points build them.
   const std::string proxies =
       vertexDeclaration(functor) + "\nmedusa::EdgeList<" + model_.edge.name + "> el(&c, &ea, id);\n";
-  const std::string body = proxies + "medusa_edge(v, el, i);";
-  out.append(templates_.render("edge_element_begin", {{"functor", functor.name},
+  const std::string body = functor.in_edges ? vertexDeclaration(functor) + "\nmedusa::InEdgeList<" + model_.edge.name +
+                                                  "> el(&c, &ea, id, eid, head);\nmedusa_edge(v, el, 0);"
+                                            : proxies + "medusa_edge(v, el, i);";
+  out.append(templates_.render(functor.in_edges ? "in_edge_element_begin" : "edge_element_begin", {{"functor", functor.name},
                                                       {"message", model_.message_type},
                                                       {"vertex", model_.vertex.name},
                                                       {"edge", model_.edge.name},
@@ -552,7 +565,7 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
     out.toUser(r.where.begin_line);
     out.append(userText(r.where.begin_offset, r.where.end_offset));
     pos = r.where.end_offset;
-    if (r.functor && edgeParallel(*r.functor, options)) {
+    if (r.functor && (edgeParallel(*r.functor, options) || (r.functor->in_edges && r.functor->edge_loop))) {
       out.toGenerated();
       edgeElement(out, *r.functor);
       out.append(launcher(*r.functor, true));
@@ -584,6 +597,15 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
   if (!model_.schedules.empty()) {
     out.toGenerated();
     out.append(schedules());
+  }
+  if (!model_.aggregates.empty()) {
+    out.toGenerated();
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < model_.aggregates.size(); ++i)
+      lines.push_back("static const bool medusa_aggregate_" + std::to_string(i) +
+                      " = medusa::detail::register_aggregate<medusa_program>(" + model_.aggregates[i].qualified + ", " +
+                      std::to_string(i) + ");");
+    out.append(templates_.render("aggregate_registrations", {{"registrations", join(lines, "\n")}}));
   }
   return out.take();
 }

@@ -454,6 +454,14 @@ bool ProgramMatcher::collectFunctors(ProgramAst& ast, ProgramModel& model) {
             << "only VERTEX and MLIST functors can run over the vertices that received messages";
         ok = false;
       }
+      const bool in_edges = std::any_of(kind->params.begin(), kind->params.end(),
+                                        [](const ParamInfo& p) { return p.role == ParamRole::InEdgeList; });
+      if (in_edges && run->info.domain == DomainUse::Active) {
+        diags_.report(run->call->getArg(1)->getBeginLoc(), Diag::DomainNotAllowed)
+            << "Active" << apiKindName(kind->kind)
+            << "an ELIST functor over in-edges (InEdgeList) runs over every vertex (Domain::All)";
+        ok = false;
+      }
       if (run->info.domain == DomainUse::Active && kind->kind == ApiKind::Message) {
         diags_.report(run->call->getArg(1)->getBeginLoc(), Diag::DomainNotAllowed)
             << "Active" << apiKindName(kind->kind)

@@ -1,6 +1,7 @@
 #include "medusa-cc/SuperstepPlan.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace medusa::cc {
 namespace {
@@ -40,7 +41,11 @@ class Planner {
       const bool fusable = i + 2 < ops.size() && ops[i].kind == Op::InitMessageBuffer &&
                            ops[i + 1].kind == Op::Run && ops[i + 2].kind == Op::Combiner;
       if (fusable && fuse(ops[i + 1], p)) {
-        gather_of = ops[i + 1].run_kind == ApiKind::Elist && ops[i + 1].domain == DomainUse::All ? ops[i + 1].functor : "";
+        const FunctorInfo* pass = functor(ops[i + 1].functor);
+        gather_of = ops[i + 1].run_kind == ApiKind::Elist && ops[i + 1].domain == DomainUse::All &&
+                            !(pass != nullptr && pass->in_edges)
+                        ? ops[i + 1].functor
+                        : "";
         i += 2;
         continue;
       }
@@ -55,6 +60,7 @@ class Planner {
     if (!it.straight_line)
       p.steps.push_back({"(operations under branches or loops)", "issued as called",
                          "not every Medusa operation is a statement of " + it.function + "'s body"});
+    if (std::optional<PlanStep> fold = aggregateFold()) p.steps.push_back(*fold);
     p.superstep_end = superstepEnd();
     const auto& replayable_list = model_.replayable_iterations;  // spelled "::ns::F"
     const bool replayable = std::find(replayable_list.begin(), replayable_list.end(), "::" + it.function) !=
@@ -63,9 +69,11 @@ class Planner {
                             "recorded as CUDA graphs are launched again without calling it"
                           : "not replayable: not proven a straight line of Medusa operations with constant arguments "
                             "(pass it to Run by name, with constant functor arguments)";
+    if (!model_.aggregates.empty())
+      p.replay = "not replayable: the program's aggregates are read back after every superstep";
     p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
                          "edge endpoints (one partition)");
-    if (model_.uses().vertex_frontier)
+    if (model_.uses().vertex_frontier && model_.aggregates.empty())
       p.run_time.push_back("batches: sparse supersteps issued 16 at a time with one read-back, after 8 in a row");
     return p;
   }
@@ -81,6 +89,10 @@ class Planner {
     const FunctorInfo* f = functor(run.functor);
     const std::string ops = "InitMessageBuffer + " + spell(run) + " + Combiner()";
     const std::string limits = "; with one partition, messagesPerEdge = 1 and an arithmetic message";
+    if (f != nullptr && f->in_edges) {
+      p.steps.push_back(inEdgePull(ops, *f));
+      return true;
+    }
     if (!model_.message_is_arithmetic) return false;
     const bool min_max = operatorIs(model_, {"MEDUSA_MIN", "MEDUSA_MAX"});
     if (run.run_kind == ApiKind::Edge && run.domain == DomainUse::All && model_.combiner_consumes_slots) {
@@ -102,6 +114,31 @@ class Planner {
     return true;
   }
 
+  PlanStep inEdgePull(const std::string& ops, const FunctorInfo& f) const {
+    return {ops, "in-edge pull: each vertex runs the loop iteration of every out-edge's tail and folds what comes back",
+            f.name + " takes an InEdgeList: its messages go against the edges' direction and exist only as this "
+                     "fold (one partition; the built-in Combiner)"};
+  }
+
+  // The global aggregates some functor adds to: folded inside the launches that add, read after the superstep.
+  std::optional<PlanStep> aggregateFold() const {
+    std::vector<std::string> names, adders;
+    for (const AggregateInfo& a : model_.aggregates) names.push_back(a.name);
+    for (const FunctorInfo& f : model_.functors)
+      if (!f.aggregates_added.empty()) adders.push_back(f.name);
+    if (adders.empty()) return std::nullopt;
+    auto list = [](const std::vector<std::string>& items) {
+      std::string out;
+      for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+      return out;
+    };
+    return PlanStep{"fold aggregates " + list(names),
+                    "inside the launches that add (one atomic per warp on CUDA); partitions folded in order; "
+                    "read back and published for the next superstep",
+                    list(adders) + (adders.size() == 1 ? " calls" : " call") +
+                        " add(); value() reads the previous superstep's fold"};
+  }
+
   PlanStep joinedVertex(const PlanOp& op, const std::string& pass) const {
     const FunctorInfo* f = functor(op.functor);
     std::string why = "a VERTEX launch over every vertex right after the pull gather of " + pass;
@@ -120,6 +157,7 @@ class Planner {
       case Op::Run: break;
     }
     const FunctorInfo* f = functor(op.functor);
+    if (f != nullptr && f->in_edges) return inEdgePull(spell(op), *f);
     if (op.run_kind == ApiKind::Elist)
       return {spell(op), edgeParallel(f) ? "edge-parallel launch" : "one thread per vertex",
               edgeParallel(f) ? op.functor + "'s edge loop has independent iterations"
@@ -140,6 +178,8 @@ class Planner {
                            : u.vertex_frontier                 ? "a vertex frontier"
                            : u.edge_frontier                   ? "an edge frontier"
                                                                : "no frontier";
+    if (!model_.aggregates.empty())
+      return votes + "; " + frontier + "; aggregates; read back after every superstep (no batches)";
     return votes + "; " + frontier + "; read back after each superstep, or once per batch";
   }
 

@@ -1,5 +1,6 @@
 #include "medusa-cc/Translator.h"
 
+#include "medusa-cc/AggregateAnalysis.h"
 #include "medusa-cc/EdgeLoopAnalysis.h"
 #include "medusa-cc/FieldAccessAnalysis.h"
 #include "medusa-cc/GpuSafetyChecker.h"
@@ -38,6 +39,39 @@ void checkDeviceFieldTypes(const clang::CXXRecordDecl* record,
     diags.report(field->getLocation(), Diag::UnsupportedFieldType)
         << field->getName() << field->getType() << why;
   }
+}
+
+// An ELIST functor over in-edges runs pulled, each in-edge in its head's thread (in_edges.h): its
+// loop must be edge-parallel and it may not write its vertex.
+void checkInEdgeFunctor(FunctorAst& functor, MedusaDiagnostics& diags) {
+  FunctorInfo& info = functor.info;
+  for (const auto& [name, use] : info.vertex_fields)
+    if (use.written) {
+      diags.report(functor.call_operator->getLocation(), Diag::InEdgeWritesVertex) << info.name << name;
+      return;
+    }
+  std::string list = "el";
+  for (const ParamInfo& p : info.params)
+    if (p.role == ParamRole::InEdgeList) list = p.name;
+  if (!info.edge_loop) {
+    diags.report(functor.call_operator->getLocation(), Diag::InEdgeLoopNotParallel) << info.name << list;
+    return;
+  }
+  info.edge_loop->uniform_message.reset();  // (the pulled pass runs every in-edge's iteration)
+}
+
+// Its messages exist only as the fold of the Combiner() that follows it.
+void checkInEdgeCombiners(const ProgramAst& ast, const ProgramModel& model, MedusaDiagnostics& diags) {
+  for (const IterationOps& function : model.iterations)
+    for (size_t i = 0; i < function.ops.size(); ++i) {
+      const PlanOp& op = function.ops[i];
+      const FunctorInfo* f = op.kind == PlanOp::Kind::Run ? model.functor(op.functor) : nullptr;
+      if (f == nullptr || !f->in_edges) continue;
+      if (i + 1 < function.ops.size() && function.ops[i + 1].kind == PlanOp::Kind::Combiner) continue;
+      for (const RunCallAst& run : ast.runs)
+        if (run.info.line == op.line && run.info.functor == op.functor)
+          diags.report(run.call->getBeginLoc(), Diag::InEdgeNeedsCombiner) << op.functor << function.function;
+    }
 }
 
 class TranslateConsumer : public clang::ASTConsumer {
@@ -85,6 +119,8 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   GpuSafetyChecker checker(context, diags, ast.types);
   FieldAccessAnalysis field_analysis(context, ast.types);
   EdgeLoopAnalysis edge_loops(context, field_analysis);
+  AggregateAnalysis aggregates(context, diags);
+  aggregates.collect(model, checker);
   std::set<const clang::FieldDecl*> reported_fields;
   for (FunctorAst& functor : ast.functors) {
     checker.checkMembers(*functor.record, "functor");
@@ -98,16 +134,22 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     checkDeviceFieldTypes(ast.types.vertex, functor.info.vertex_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.vertex, functor.info.head_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.edge, functor.info.edge_fields, diags, reported_fields);
+    aggregates.analyzeFunctor(*functor.call_operator, functor.info);
+    for (const ParamInfo& p : functor.info.params) functor.info.in_edges |= p.role == ParamRole::InEdgeList;
     functor.info.edge_loop = edge_loops.analyze(*functor.call_operator, functor.info);
+    if (functor.info.in_edges) checkInEdgeFunctor(functor, diags);
     model.functors.push_back(functor.info);
   }
   for (const CombinerAst& combiner : ast.combiners) {
     checker.checkMembers(*combiner.record, "combiner operator");
-    checker.checkRoot(*combiner.call_operator);
+    checker.checkOperatorRoot(*combiner.call_operator);
   }
+  aggregates.checkHostAdds(ast);
   model.combiner_consumes_slots = SlotLifetimeAnalysis(context).combinerConsumesSlots(ast);
   model.replayable_iterations = IterationReplayAnalysis(context).replayableIterations(ast);
+  if (!model.aggregates.empty()) model.replayable_iterations.clear();  // (read back every superstep)
   model.iterations = SuperstepPlanAnalysis(context).iterations(ast);
+  checkInEdgeCombiners(ast, model, diags);
   const std::map<std::string, std::string> next_sources = SourcePrefetchAnalysis(context).nextSourceFunctors(ast);
   for (FunctorInfo& f : model.functors)
     if (const auto hint = next_sources.find(f.name); f.kind == ApiKind::Vertex && hint != next_sources.end())

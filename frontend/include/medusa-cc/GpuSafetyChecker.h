@@ -26,6 +26,11 @@ class GpuSafetyChecker {
   // Checks `root` (a functor's or combiner's operator()) and everything it calls; returns the
   // functions reachable from it, root first.
   std::vector<const clang::FunctionDecl*> checkRoot(const clang::FunctionDecl& root);
+  // Same for a combiner's or an aggregate's operator (no aggregate may be used there).
+  std::vector<const clang::FunctionDecl*> checkOperatorRoot(const clang::FunctionDecl& root) {
+    combiner_roots_.insert(&root);
+    return checkRoot(root);
+  }
   // Members of a functor or combiner operator (`what`) that are or hold a pointer or a
   // reference: host addresses, which the device cannot dereference.
   void checkMembers(const clang::CXXRecordDecl& record, const char* what);
@@ -63,6 +68,7 @@ class GpuSafetyChecker {
   const GraphTypes& types_;
   FieldAccessAnalysis uses_;
   std::set<const clang::FunctionDecl*> roots_;
+  std::set<const clang::FunctionDecl*> combiner_roots_;
   std::set<const clang::FunctionDecl*> checked_;
   std::vector<const clang::FunctionDecl*> worklist_;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> calls_;

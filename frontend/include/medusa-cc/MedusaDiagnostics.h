@@ -65,6 +65,16 @@ enum class Diag {
   ScheduleTwice,
   ScheduleRejected,
   ScheduleNoEffect,
+  // Global aggregates and in-edge messages
+  AggregateMisuse,
+  AggregateQualified,
+  AggregateOutsideFunctor,
+  AggregateAddOnHost,
+  TooManyAggregates,
+  AggregateOperatorSignature,
+  InEdgeLoopNotParallel,
+  InEdgeWritesVertex,
+  InEdgeNeedsCombiner,
   Count
 };
 

@@ -60,7 +60,7 @@ struct FieldUse {
   bool written_unconditionally = false;
 };
 
-enum class ParamRole { Vertex, Edge, EdgeList, MessageList, Message };
+enum class ParamRole { Vertex, Edge, EdgeList, MessageList, Message, InEdgeList };
 const char* paramRoleName(ParamRole role);
 
 struct ParamInfo {
@@ -106,6 +106,21 @@ struct FunctorInfo {
   // VERTEX only: the ELIST functor whose pass over every vertex precedes each of its launches over
   // every vertex, or empty (SourcePrefetchAnalysis).
   std::string next_source_functor;
+  // ELIST only: the list is an InEdgeList (messages go to each in-edge's head).
+  bool in_edges = false;
+  // Global aggregates (AggregateAnalysis), by ProgramModel::aggregates index.
+  std::vector<int> aggregates_added, aggregates_read;
+  bool uses_aggregate(int index) const;
+};
+
+// A global aggregate (medusa/aggregate.h): a namespace-scope Aggregate<T, op> or
+// CustomAggregate<T, Op> of the main file, numbered in declaration order.
+struct AggregateInfo {
+  std::string name;        // "removed"
+  std::string qualified;   // "::removed", "::app::removed"
+  std::string value_type;  // "int"
+  std::string op;          // "MEDUSA_SUM", or the user's operator ("::AbsMax")
+  unsigned line = 0;
 };
 
 // A user-defined combiner operator passed to medusa::Combiner(op).
@@ -195,6 +210,7 @@ struct ProgramModel {
   std::string message_type;  // fully qualified
   bool message_is_arithmetic = true;
   std::vector<FunctorInfo> functors;    // in source order
+  std::vector<AggregateInfo> aggregates;  // in declaration order: the index is the runtime slot
   std::vector<CombinerInfo> combiners;  // in source order
   std::vector<HelperInfo> helpers;
   std::vector<RunCallInfo> runs;

@@ -6,6 +6,7 @@
 // See docs/programming-guide.md.
 #pragma once
 
+#include <medusa/aggregate.h>
 #include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
@@ -21,6 +22,7 @@
 
 #if defined(MEDUSA_GENERATED)
 #include <medusa/device_api.h>
+#include <medusa/in_edges.h>
 #endif
 
 namespace medusa {
@@ -62,6 +64,15 @@ class MessageList {
  public:
   std::uint32_t size() const;
   Message& operator[](std::uint32_t i) const;
+};
+
+// The in-edges of one vertex, for ELIST functors that send against an edge's direction:
+// el[i].sendMsg(x) sends x to in-edge i's head (its source). See medusa/in_edges.h.
+template <class Edge>
+class InEdgeList {
+ public:
+  std::uint32_t size() const;  // in-degree
+  Edge& operator[](std::uint32_t i) const;
 };
 
 void Continue();

@@ -16,9 +16,11 @@
 // partitions over the same plan (rank_group.h); engines_[i] is partition ownership.partition(i).
 #pragma once
 
+#include <medusa/backend/common/aggregate_steps.h>
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/distributed_results.h>
 #include <medusa/backend/common/domain_check.h>
+#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/multi_hop.h>
 #include <medusa/backend/common/partition_view.h>
@@ -88,6 +90,9 @@ class PartitionedSession : public SessionBase {
     edge_count_ = t.edge_count;
     check_seeds(graph.initially_active());
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
+    MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
+                   "Config::distributed: the program uses global aggregates, which are not folded across "
+                   "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
@@ -152,6 +157,7 @@ class PartitionedSession : public SessionBase {
   void init_message_buffer(const void* value, const std::type_info& type) override {
     const Message init = message_from_value<Message>(value, type);
     flush_deferred();
+    last_fill_ = init;
     if (pull_fusion_) {  // a fused pass writes every slot: the fill waits to see if one follows
       fill_deferred_ = true;
       deferred_fill_ = init;
@@ -161,6 +167,7 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
+    if (in_edges_.held()) return in_edges_.run();  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
     if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
@@ -176,6 +183,7 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
+    check_partitioned_adds<K, Element>(engines_.size());
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
@@ -220,6 +228,17 @@ class PartitionedSession : public SessionBase {
       });
     flush_deferred();
     push();
+  }
+  // An ELIST functor over in-edges (in_edge_pull.h), held until the Combiner() that must follow it.
+  template <class Element>
+  void launch_elist_in_edges(Domain domain, const Element& element) {
+    PendingInEdges::check_launch(domain, engines_.size());
+    if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
+    flush_deferred();
+    in_edges_.hold([this, element, fill = last_fill_] {
+      visit_builtin_combiner<Message>(conf_.combinerOpType,
+                                      [&](const auto& op) { engines_[0]->pull_in_edges(element, op, fill); });
+    });
   }
   // Whether InitMessageBuffer + EDGE/ELIST + Combiner runs as one pull pass (pull_fusion.h).
   bool pull_fusion() const { return pull_fusion_; }
@@ -273,7 +292,7 @@ class PartitionedSession : public SessionBase {
     } else if constexpr (K == MESSAGE) {  // every local slot
       each([](const PartitionLayout& l) { return LaunchRange::whole(l.vertex_count()); });
     } else {  // VERTEX, MLIST: vertices whose fields and messages are both current
-      const std::uint32_t limit = std::min(fresh_hop_, message_hop_);
+      const std::uint32_t limit = aggregates_owned_only<Program>() ? 0 : std::min(fresh_hop_, message_hop_);
       each([&](const PartitionLayout& l) { return LaunchRange{l.vertices_within(limit), 0, 0}; });
       fresh_hop_ = limit;
     }
@@ -342,6 +361,7 @@ class PartitionedSession : public SessionBase {
     else return false;
   }
   void flush_deferred() {
+    in_edges_.require_none();
     if constexpr (Engine::kBatchesSupersteps)
       for (auto& e : engines_) e->issue_held_vertex();  // (if it holds one)
     if constexpr (Engine::kFusesVertexIntoGather) {
@@ -362,6 +382,7 @@ class PartitionedSession : public SessionBase {
     }
   }
   void clear_deferred() {
+    in_edges_.clear();
     fill_deferred_ = false;
     deferred_push_ = nullptr;
     deferred_fused_ = nullptr;
@@ -425,6 +446,7 @@ class PartitionedSession : public SessionBase {
       host_votes_.fill(0);
       host_step_ = medusa::detail::StepState{host_votes_.data(), step};
       medusa::detail::bind_host_step_state(&host_step_);
+      begin_aggregates<Program>(engines_, step);
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
@@ -456,6 +478,7 @@ class PartitionedSession : public SessionBase {
         total.active_edges += c.active_edges;
       }
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
+      end_aggregates<Program>(engines_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())
@@ -543,7 +566,7 @@ class PartitionedSession : public SessionBase {
                        ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which "
                        "partitioned runs do not replicate yet; run it with gpuCount = 1");
     PartitionAssignment a = assign(t, parts);
-    const char* obstacle = multi_hop_obstacle<Program>();
+    const char* obstacle = with_aggregates<Program>(multi_hop_obstacle<Program>());
     if (conf_.replicationHops > 1 && obstacle != nullptr)
       MEDUSA_THROW("Config::replicationHops = " + std::to_string(conf_.replicationHops) +
                    ": multi-hop replication is not possible because " + obstacle +
@@ -605,6 +628,8 @@ class PartitionedSession : public SessionBase {
   Message deferred_fill_{};
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
+  PendingInEdges in_edges_;
+  Message last_fill_{};  // of the last InitMessageBuffer
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
   std::array<int, kVoteSlots> host_votes_{};

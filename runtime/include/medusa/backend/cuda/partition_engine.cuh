@@ -218,7 +218,8 @@ class PartitionEngine : private gpu::EngineCore,
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step;
     if (step == 0) batch_.restart();
-    step_batchable_ = true;
+    // Aggregates are read back and published after every superstep: no batches.
+    step_batchable_ = medusa::detail::aggregate_count<Program>() == 0;
     // Queued by SetActive() when the batch's frontiers are small next to V: a compaction reads all
     // V flags; the queue's atomics grow with the frontier.
     superstep_queued_ = queued_frontier_ && batch_.active() && batch_.queues_frontier(V_);

@@ -5,6 +5,7 @@
 
 #include <medusa/backend/common/engine_interface.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/cuda/aggregate_transfer.cuh>
 #include <medusa/backend/cuda/partition_engine.cuh>
 #include <medusa/backend/cuda/replica_exchange.cuh>
 

@@ -8,6 +8,7 @@
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/format_bytes.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
@@ -202,6 +203,13 @@ class PartitionEngine {
     combine(op);
   }
 
+  // EMV<ELIST>::Run over in-edges and Combiner(op), as one pulled pass (in_edge_pull.h).
+  template <class Work, class Op>
+  void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
+    init_value_ = fill, edges_visited_ += edge_count_;
+    common::pull_in_edges_host(ctx_, vertex_arrays_, edge_arrays_, work, op, fill, combined_.data(),
+                               received_.allocated() ? received_.data() : nullptr);
+  }
   // Whether every active source with out-edges computed the same message, bit for bit.
   bool frontier_sends_one_message(const std::uint8_t* active) const {
     const EdgeIndex* out_off = out_offsets_.data();

@@ -6,6 +6,7 @@
 
 #include <medusa/backend/common/engine_interface.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/host/aggregate_transfer.h>
 #include <medusa/backend/host/partition_engine.h>
 #include <medusa/backend/host/replica_exchange.h>
 

@@ -6,6 +6,7 @@
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/cuda/in_edge_pull.cuh>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/engine/core.cuh>
@@ -34,6 +35,29 @@ class Fusion {
   explicit Fusion(const Tuning& tuning)
       : frontier_pull_(tuning.frontierPull), vertex_fusion_(tuning.vertexFusion != Toggle::Off),
         prefetch_{tuning.sourcePrefetch} {}
+
+  // EMV<ELIST>::Run over in-edges (medusa/in_edges.h) and Combiner(op), as one pulled pass.
+  template <class Work, class Op>
+  void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    e.issue_held();
+    if (e.skips_unbatchable()) return;
+    e.init_value_ = fill;
+    e.receivers_valid_ = false;
+    e.note_user_launch();
+    std::uint8_t* received = Program::uses.received ? e.d_received_.data() : nullptr;
+    if (e.E_ >= gpu::kWarpPullDegree * e.V_)
+      gpu::launch_kernel<gpu::kernels::in_edge_pull_warp_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
+          gpu::grid_for(std::uint64_t{e.V_} * 32, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), e.ctx(),
+          e.vertex_arrays_, e.edge_arrays_, work, op, fill, e.d_combined_.data(), received);
+    else
+      gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
+          gpu::grid_for(e.V_, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), e.ctx(), e.vertex_arrays_,
+          e.edge_arrays_, work, op, fill, e.d_combined_.data(), received);
+    MEDUSA_CUDA_CHECK_LAUNCH("in_edge_pull_kernel");
+    e.edges_visited_ += e.E_;
+  }
 
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
   // pass in which each vertex runs its in-edges' work and folds their messages (pull_fusion.h).

@@ -1,0 +1,307 @@
+// Global aggregates (Pregel's aggregators): a namespace-scope value that every functor may add to
+// and read, folded once per superstep.
+//
+//   medusa::Aggregate<int, MEDUSA_SUM> removed;              // sum, min, max, bitwise or / and
+//   medusa::CustomAggregate<float, AbsMax> widest{0.0f};     // a user's associative operator
+//
+//   removed.add(1);          // in any functor: contributes to this superstep's fold
+//   removed.value();         // in functors, the iteration function and main: the fold of the last
+//                            // superstep that ended (the start value before a Run's first one)
+//
+// medusa-cc binds `removed` inside each functor to an AggregateRef (a slot index), so device code
+// never touches the host object. The session resets the slots before each superstep and folds them
+// (over every partition) after it; docs/programming-guide.md, "Global aggregates".
+#pragma once
+
+#include <medusa/config.h>
+#include <medusa/types.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace medusa {
+
+namespace detail {
+
+struct AggregateRegistration;
+
+// How many aggregates one program may declare (medusa-cc reports more).
+inline constexpr int kMaxAggregates = 16;
+
+// Every aggregate as raw bits, 8 bytes a slot (4-byte types use the first 4): what functors add to
+// (acc) and what they read (published). Host memory on the host backend; a __device__ copy per GPU.
+struct AggregateCells {
+  std::uint64_t acc[kMaxAggregates];
+  std::uint64_t published[kMaxAggregates];
+};
+
+template <class T>
+MEDUSA_HD inline std::uint64_t to_bits(const T& value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "aggregates hold 4- or 8-byte arithmetic values");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+template <class T>
+MEDUSA_HD inline T from_bits(std::uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// The built-in operators and their identities (what a superstep with no add() folds to).
+template <class T, CombinerOp Op>
+struct AggregateOp {
+  static_assert(std::is_arithmetic_v<T>, "Aggregate<T, op>: T must be an arithmetic type");
+  static_assert(Op == MEDUSA_SUM || Op == MEDUSA_MIN || Op == MEDUSA_MAX || Op == MEDUSA_BIT_OR ||
+                    Op == MEDUSA_BIT_AND,
+                "Aggregate<T, op>: op is one of MEDUSA_SUM, MEDUSA_MIN, MEDUSA_MAX, MEDUSA_BIT_OR, MEDUSA_BIT_AND");
+  static_assert(std::is_integral_v<T> || (Op != MEDUSA_BIT_OR && Op != MEDUSA_BIT_AND),
+                "Aggregate<T, MEDUSA_BIT_OR / MEDUSA_BIT_AND>: T must be an integer type");
+  MEDUSA_HD T operator()(const T& a, const T& b) const {
+    if constexpr (Op == MEDUSA_SUM) return static_cast<T>(a + b);
+    else if constexpr (Op == MEDUSA_MIN) return b < a ? b : a;
+    else if constexpr (Op == MEDUSA_MAX) return a < b ? b : a;
+    else if constexpr (Op == MEDUSA_BIT_OR) { if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b); else return a; }
+    else { if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b); else return a; }
+  }
+  static T identity() {
+    using L = std::numeric_limits<T>;
+    if constexpr (Op == MEDUSA_MIN) return L::has_infinity ? L::infinity() : L::max();
+    else if constexpr (Op == MEDUSA_MAX) return L::has_infinity ? -L::infinity() : L::lowest();
+    else if constexpr (Op == MEDUSA_BIT_AND) return static_cast<T>(~T(0));
+    else return T(0);
+  }
+};
+
+// The type-erased face of one aggregate object, for the session.
+struct AggregateEntry {
+  void* object = nullptr;
+  std::uint64_t (*identity)(const void* object) = nullptr;
+  std::uint64_t (*value)(const void* object) = nullptr;
+  void (*restart)(void* object) = nullptr;  // value() = the start value, as a Run begins
+  void (*publish)(void* object, std::uint64_t bits) = nullptr;
+  std::uint64_t (*fold)(std::uint64_t a, std::uint64_t b) = nullptr;
+};
+
+// The aggregates of one program (its ProgramTraits): slot i holds the one medusa-cc numbered i.
+// Generated code registers each once; a program without aggregates has none.
+template <class Program>
+std::vector<AggregateEntry>& aggregate_registry() {
+  static std::vector<AggregateEntry> entries;
+  return entries;
+}
+template <class Program>
+std::size_t aggregate_count() { return aggregate_registry<Program>().size(); }
+
+inline AggregateCells host_aggregate_cells{};
+#if defined(__CUDACC__)
+static __device__ AggregateCells d_aggregate_cells;
+#endif
+
+MEDUSA_HD inline AggregateCells& aggregate_cells() {
+#if defined(__CUDA_ARCH__)
+  return d_aggregate_cells;
+#else
+  return host_aggregate_cells;
+#endif
+}
+
+// *slot = op(*slot, x), atomically.
+template <class T, class Op>
+MEDUSA_HD inline void atomic_fold(std::uint64_t* slot, const T& x, const Op& op) {
+  using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  auto* word = reinterpret_cast<Word*>(slot);
+#if defined(__CUDA_ARCH__)
+  // The hardware's own atomics where there is one; min, max, or and and first read the slot and
+  // skip the atomic when it would change nothing (most warps, once the fold has settled).
+  constexpr bool int32 = std::is_same_v<T, int> || std::is_same_v<T, unsigned int>;
+  constexpr bool int64 = std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
+  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> &&
+                (int32 || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                 std::is_same_v<T, unsigned long long>)) {
+    if (x != T(0)) atomicAdd(reinterpret_cast<T*>(slot), x);
+    return;
+  }
+  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> && std::is_same_v<T, long long>) {
+    if (x != 0) atomicAdd(reinterpret_cast<unsigned long long*>(slot), static_cast<unsigned long long>(x));
+    return;  // (two's complement: the same bits as a signed add)
+  }
+  const T seen = from_bits<T>(*reinterpret_cast<volatile std::uint64_t*>(slot));
+  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>> ||
+                std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_AND>>) {
+    if (op(seen, x) == seen) return;  // (a stale read only costs the atomic below)
+    if constexpr (int32 || int64) {
+      T* p = reinterpret_cast<T*>(slot);
+      if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>>) return (void)atomicMin(p, x);
+      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>>) return (void)atomicMax(p, x);
+      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>>) return (void)atomicOr(p, x);
+      else return (void)atomicAnd(p, x);
+    }
+  }
+  Word old = *reinterpret_cast<volatile Word*>(word), assumed;
+  do {
+    assumed = old;
+    T current;
+    std::memcpy(&current, &assumed, sizeof(T));
+    const T next = op(current, x);
+    Word next_bits;
+    std::memcpy(&next_bits, &next, sizeof(T));
+    if (next_bits == assumed) return;
+    old = atomicCAS(word, assumed, next_bits);
+  } while (old != assumed);
+#else
+  Word assumed = __atomic_load_n(word, __ATOMIC_RELAXED);
+  for (;;) {
+    T current;
+    std::memcpy(&current, &assumed, sizeof(T));
+    const T next = op(current, x);
+    Word next_bits;
+    std::memcpy(&next_bits, &next, sizeof(T));
+    if (next_bits == assumed) return;
+    if (__atomic_compare_exchange_n(word, &assumed, next_bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+  }
+#endif
+}
+
+#if defined(__CUDACC__)
+template <class T>
+__device__ inline T shuffle(unsigned int lanes, const T& x, int from) {
+  using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  Word bits;
+  std::memcpy(&bits, &x, sizeof(T));
+  bits = __shfl_sync(lanes, bits, from);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+#endif
+
+// add(x) on the device folds the values of the lanes of a warp that add to the same slot at once
+// (in lane order) and lets the lowest of them fold the total into the slot: one atomic per warp.
+template <class T, class Op>
+MEDUSA_HD inline void aggregate_add(int index, const T& x) {
+  std::uint64_t* slot = &aggregate_cells().acc[index];
+  const Op op{};
+#if defined(__CUDA_ARCH__)
+  const unsigned int lanes = __activemask();
+  const unsigned int peers = __match_any_sync(lanes, index);
+  T total = x;
+  bool first = true;
+  for (unsigned int m = peers; m != 0; m &= m - 1) {
+    const T y = shuffle(peers, x, __ffs(m) - 1);
+    total = first ? y : op(total, y);
+    first = false;
+  }
+  unsigned int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (static_cast<int>(lane) == __ffs(peers) - 1) atomic_fold(slot, total, op);
+#else
+  atomic_fold(slot, x, op);
+#endif
+}
+
+}  // namespace detail
+
+// What a functor's `name` refers to after medusa-cc: aggregate slot `Index` folded with `Op`.
+// (Static members: device code calls them through a host constexpr object without its address.)
+template <class T, class Op, int Index>
+struct AggregateRef {
+  MEDUSA_HD static void add(const T& x) { detail::aggregate_add<T, Op>(Index, x); }
+  MEDUSA_HD static T value() { return detail::from_bits<T>(detail::aggregate_cells().published[Index]); }
+};
+
+// The host object behind both aggregate spellings.
+template <class T, class Op>
+class AggregateBase {
+  static_assert(std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "an aggregate holds a 4- or 8-byte arithmetic type (int, unsigned, long long, float, double, ...)");
+
+ public:
+  using value_type = T;
+  using op_type = Op;
+  AggregateBase(const AggregateBase&) = delete;
+  AggregateBase& operator=(const AggregateBase&) = delete;
+
+  // The fold of the last superstep that ended, or the start value before the first superstep of a Run.
+  T value() const { return value_; }
+  // In functors only (medusa-cc binds the name there); see the programming guide.
+  void add(const T& x) const;
+
+ protected:
+  AggregateBase(const T& identity, const T& initial) : identity_(identity), initial_(initial), value_(initial) {}
+
+ private:
+  friend struct detail::AggregateRegistration;
+  T identity_;
+  T initial_;
+  T value_;
+};
+
+template <class T, CombinerOp Op>
+class Aggregate : public AggregateBase<T, detail::AggregateOp<T, Op>> {
+ public:
+  // value() is the operator's identity (0, +inf, ...) until a superstep ends, or `initial`.
+  Aggregate() : AggregateBase<T, detail::AggregateOp<T, Op>>(identity(), identity()) {}
+  explicit Aggregate(const T& initial) : AggregateBase<T, detail::AggregateOp<T, Op>>(identity(), initial) {}
+
+ private:
+  static T identity() { return detail::AggregateOp<T, Op>::identity(); }
+};
+
+// Op: a struct with `T operator()(const T&, const T&) const`, associative and commutative (the
+// order of the adds is unspecified); `identity` is what a superstep with no add() folds to.
+template <class T, class Op>
+class CustomAggregate : public AggregateBase<T, Op> {
+ public:
+  explicit CustomAggregate(const T& identity) : AggregateBase<T, Op>(identity, identity) {}
+  CustomAggregate(const T& identity, const T& initial) : AggregateBase<T, Op>(identity, initial) {}
+};
+
+// The AggregateRef of aggregate object type A (Aggregate<...> or CustomAggregate<...>).
+template <class A, int Index>
+using AggregateRefOf = AggregateRef<typename A::value_type, typename A::op_type, Index>;
+
+namespace detail {
+
+struct AggregateRegistration {
+  template <class T, class Op>
+  static AggregateEntry entry(AggregateBase<T, Op>& a) {
+    AggregateEntry e;
+    e.object = &a;
+    e.identity = [](const void* o) { return to_bits(static_cast<const AggregateBase<T, Op>*>(o)->identity_); };
+    e.value = [](const void* o) { return to_bits(static_cast<const AggregateBase<T, Op>*>(o)->value_); };
+    e.restart = [](void* o) { auto* a = static_cast<AggregateBase<T, Op>*>(o); a->value_ = a->initial_; };
+    e.publish = [](void* o, std::uint64_t bits) { static_cast<AggregateBase<T, Op>*>(o)->value_ = from_bits<T>(bits); };
+    e.fold = [](std::uint64_t a, std::uint64_t b) { return to_bits(Op{}(from_bits<T>(a), from_bits<T>(b))); };
+    return e;
+  }
+};
+
+// Generated code, once per aggregate, after its definition: the slot medusa-cc numbered it.
+template <class Program, class T, class Op>
+inline bool register_aggregate(AggregateBase<T, Op>& aggregate, int index) {
+  auto& entries = aggregate_registry<Program>();
+  if (static_cast<int>(entries.size()) <= index) entries.resize(static_cast<std::size_t>(index) + 1);
+  entries[static_cast<std::size_t>(index)] = AggregateRegistration::entry(aggregate);
+  return true;
+}
+
+// The cells a superstep starts from: every published value, every accumulator at its identity.
+template <class Program>
+AggregateCells starting_cells() {
+  AggregateCells cells{};
+  const auto& entries = aggregate_registry<Program>();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].object == nullptr) continue;
+    cells.acc[i] = entries[i].identity(entries[i].object);
+    cells.published[i] = entries[i].value(entries[i].object);
+  }
+  return cells;
+}
+
+}  // namespace detail
+}  // namespace medusa

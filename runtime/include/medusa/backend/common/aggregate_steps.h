@@ -1,0 +1,78 @@
+// The session's part of global aggregates (medusa/aggregate.h): before a superstep every engine's
+// slots start from the published values and the identities; after it the engines' accumulators
+// are folded in partition order and published. Each backend supplies, found by argument-dependent
+// lookup on its engine type:
+//   void upload_aggregates(Engine&, const detail::AggregateCells&);
+//   void download_aggregates(Engine&, detail::AggregateCells&);  // then resets them to the identities
+// (A Run that ends by a throw leaves each value() as the last superstep that ended folded it.)
+#pragma once
+
+#include <medusa/aggregate.h>
+#include <medusa/error.h>
+#include <medusa/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace medusa::common {
+
+template <class Element, class = void>
+struct adds_to_aggregates : std::false_type {};
+template <class Element>
+struct adds_to_aggregates<Element, std::void_t<decltype(Element::medusa_adds_aggregates)>>
+    : std::bool_constant<Element::medusa_adds_aggregates> {};
+
+// (Superstep 0: every value() restarts from its start value.)
+template <class Program, class Engine>
+void begin_aggregates(std::vector<std::unique_ptr<Engine>>& engines, std::uint32_t superstep) {
+  if (medusa::detail::aggregate_count<Program>() == 0) return;
+  if (superstep == 0)
+    for (const medusa::detail::AggregateEntry& e : medusa::detail::aggregate_registry<Program>())
+      if (e.object != nullptr) e.restart(e.object);
+  const medusa::detail::AggregateCells cells = medusa::detail::starting_cells<Program>();
+  for (auto& e : engines) upload_aggregates(*e, cells);
+}
+
+template <class Program, class Engine>
+void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines) {
+  const auto& entries = medusa::detail::aggregate_registry<Program>();
+  if (entries.empty()) return;
+  std::vector<std::uint64_t> folded(entries.size());
+  for (std::size_t p = 0; p < engines.size(); ++p) {
+    medusa::detail::AggregateCells cells{};
+    download_aggregates(*engines[p], cells);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (entries[i].object != nullptr)
+        folded[i] = p == 0 ? cells.acc[i] : entries[i].fold(folded[i], cells.acc[i]);
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].object != nullptr) entries[i].publish(entries[i].object, folded[i]);
+}
+
+// Partitioned runs: a vertex adds from its owner only (VERTEX and MLIST launches skip replicas),
+// and the replicas of a program with aggregates are refreshed every superstep (one hop).
+template <class Program>
+bool aggregates_owned_only() { return medusa::detail::aggregate_count<Program>() != 0; }
+template <class Program>
+const char* with_aggregates(const char* multi_hop_obstacle) {
+  if (multi_hop_obstacle != nullptr || !aggregates_owned_only<Program>()) return multi_hop_obstacle;
+  return "the program uses global aggregates (each vertex adds from its owner only)";
+}
+
+// A partitioned run gives each vertex's copies and slots to several partitions: contributions
+// from thread-per-vertex ELIST loops and from MESSAGE functors would count more than once.
+template <ApiKind K, class Element>
+void check_partitioned_adds(std::size_t partitions) {
+  if constexpr (adds_to_aggregates<Element>::value && (K == ELIST || K == MESSAGE)) {
+    MEDUSA_REQUIRE(partitions == 1,
+                   std::string("gpuCount > 1: an ") + (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex"
+                                                                 : "MESSAGE functor") +
+                       " adds to a global aggregate, which partitioned runs would count once per partition; "
+                       "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), or run with gpuCount = 1");
+  }
+}
+
+}  // namespace medusa::common

@@ -1,0 +1,278 @@
+// Global aggregates (medusa/aggregate.h) and in-edge ELIST functors (medusa/in_edges.h), as
+// medusa-cc emits them, written by hand. Backend-neutral.
+#define MEDUSA_GENERATED 1
+#include <medusa/medusa.h>
+
+#include "support/emv_launch.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <numeric>
+#include <string>
+#include <vector>
+
+// ---- A program with aggregates: every superstep each vertex adds its value and increments it.
+namespace aggregate_test {
+struct Vertex {
+  int value = 0;
+  int seen = -1;  // total.value() as the vertex saw it in the last superstep
+};
+struct Edge {};
+struct AbsMax {
+  MEDUSA_HD float operator()(const float& a, const float& b) const { return std::fabs(a) < std::fabs(b) ? b : a; }
+};
+medusa::Aggregate<int, medusa::MEDUSA_SUM> total;
+medusa::Aggregate<long long, medusa::MEDUSA_MIN> low;
+medusa::CustomAggregate<float, AbsMax> widest{0.0f};
+}  // namespace aggregate_test
+
+template <>
+struct medusa::ProgramTraits<aggregate_test::Vertex, aggregate_test::Edge> {
+  using Vertex = aggregate_test::Vertex;
+  using Edge = aggregate_test::Edge;
+  using Message = int;
+  struct VertexArrays {
+    int* value;
+    int* seen;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 2> vertex_fields{{
+      {"value", offsetof(Vertex, value), sizeof(int), medusa::kUpload | medusa::kDownload},
+      {"seen", offsetof(Vertex, seen), sizeof(int), medusa::kDownload},
+  }};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0]), static_cast<int*>(a[1])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesNothing);
+};
+
+namespace aggregate_test {
+using Program = medusa::ProgramTraits<Vertex, Edge>;
+using Ctx = medusa::KernelCtx<int>;
+namespace gen {
+struct VertexProxy : medusa::VertexHandle<int> {
+  int& value;
+  int& seen;
+};
+static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::total), 0> total{};
+static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::low), 1> low{};
+static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::widest), 2> widest{};
+struct Count {
+  MEDUSA_HD void operator()(VertexProxy& v) const {
+    v.seen = total.value();
+    total.add(v.value);
+    low.add(v.value);
+    widest.add(-static_cast<float>(v.value));
+    v.value = v.value + 1;
+  }
+};
+struct Count_element {
+  static constexpr bool medusa_adds_aggregates = true;
+  Count f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
+                            medusa::VertexId id) const {
+    VertexProxy v{{&c, id}, va.value[id], va.seen[id]};
+    f(v);
+  }
+};
+}  // namespace gen
+using Count = gen::Count;
+}  // namespace aggregate_test
+
+MEDUSA_TEST_EMV_LAUNCH(aggregate_test::Count, VERTEX, aggregate_test::gen::Count_element, aggregate_test::Program)
+
+namespace aggregate_test {
+const bool registered = medusa::detail::register_aggregate<Program>(total, 0) &&
+                        medusa::detail::register_aggregate<Program>(low, 1) &&
+                        medusa::detail::register_aggregate<Program>(widest, 2);
+bool halt_at_total = false;
+int halt_threshold = 0;
+void iteration() {
+  if (halt_at_total && total.value() >= halt_threshold) medusa::Halt();
+  medusa::EMV<medusa::VERTEX>::Run(Count{});
+}
+}  // namespace aggregate_test
+
+namespace {
+medusa::Graph<aggregate_test::Vertex, aggregate_test::Edge> aggregate_graph(const std::vector<int>& values) {
+  medusa::Graph<aggregate_test::Vertex, aggregate_test::Edge> g(static_cast<medusa::VertexId>(values.size()));
+  for (std::size_t v = 0; v < values.size(); ++v) g.vertex(static_cast<medusa::VertexId>(v)).value = values[v];
+  // A ring with chords, so that partitions have replicas.
+  const auto n = static_cast<medusa::VertexId>(values.size());
+  for (medusa::VertexId v = 0; v < n; ++v) {
+    g.AddEdge(v, (v + 1) % n);
+    g.AddEdge(v, (v * 7 + 3) % n);
+  }
+  return g;
+}
+}  // namespace
+
+TEST_CASE("Aggregates: value() is the previous superstep's fold, in functors and after the run", "[runtime]") {
+  using namespace aggregate_test;
+  REQUIRE(registered);
+  std::vector<int> values(1000);
+  std::iota(values.begin(), values.end(), -300);  // -300 .. 699
+  const long long n = static_cast<long long>(values.size());
+  const long long sum = std::accumulate(values.begin(), values.end(), 0LL);
+  for (int partitions : {1, 3}) {
+#if !defined(MEDUSA_BACKEND_HOST)
+    if (partitions > 1) continue;  // (several GPUs: the multi-GPU tests)
+#endif
+    auto g = aggregate_graph(values);
+    medusa::Config conf;
+    conf.maxIteration = 4;
+    conf.gpuCount = partitions;
+    auto device = medusa::Init_Device_DS(g, conf);
+    halt_at_total = false;
+    const medusa::RunStats stats = device.Run(iteration);
+    CHECK(stats.supersteps == 4);
+    device.Dump_Result(g);
+    // Superstep s adds sum + n*s; superstep 3 saw superstep 2's fold.
+    for (medusa::VertexId v = 0; v < g.vertex_count(); ++v) {
+      CHECK(g.vertex(v).value == values[v] + 4);
+      CHECK(g.vertex(v).seen == sum + 2 * n);
+    }
+    CHECK(total.value() == sum + 3 * n);
+    CHECK(low.value() == -300 + 3);
+    CHECK(widest.value() == -(699.0f + 3));
+  }
+}
+
+TEST_CASE("Aggregates: the iteration function may halt on a value; each Run starts from the start value",
+          "[runtime]") {
+  using namespace aggregate_test;
+  auto g = aggregate_graph(std::vector<int>(64, 1));  // superstep s adds 64 * (s + 1)
+  auto device = medusa::Init_Device_DS(g);
+  halt_at_total = true;
+  halt_threshold = 64 * 3;  // reached by superstep 2; superstep 3 sees it, halts and still runs
+  const medusa::RunStats stats = device.Run(iteration);
+  CHECK(stats.supersteps == 4);
+  CHECK(stats.stop_reason == "halt vote");
+  CHECK(total.value() == 64 * 4);
+  // Values are 5 now: superstep 0 adds 320, superstep 1 halts. Superstep 0 sees the start value 0,
+  // not the 256 the last run ended with (which would halt it at once).
+  const medusa::RunStats again = device.Run(iteration);
+  halt_at_total = false;
+  CHECK(again.supersteps == 2);
+  CHECK(total.value() == 64 * 6);
+}
+
+// ---- A program with an in-edge ELIST functor: each vertex sums its out-neighbours' weights.
+namespace in_edges_test {
+struct Vertex {
+  int weight = 0;
+  int out_weight = -1;
+};
+struct Edge {};
+}  // namespace in_edges_test
+
+template <>
+struct medusa::ProgramTraits<in_edges_test::Vertex, in_edges_test::Edge> {
+  using Vertex = in_edges_test::Vertex;
+  using Edge = in_edges_test::Edge;
+  using Message = int;
+  struct VertexArrays {
+    int* weight;
+    int* out_weight;
+  };
+  struct EdgeArrays {};
+  static constexpr std::array<medusa::FieldSpec, 2> vertex_fields{{
+      {"weight", offsetof(Vertex, weight), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
+      {"out_weight", offsetof(Vertex, out_weight), sizeof(int), medusa::kDownload},
+  }};
+  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
+  static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0]), static_cast<int*>(a[1])}; }
+  static EdgeArrays bind_edge(void* const*) { return {}; }
+  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
+};
+
+namespace in_edges_test {
+using Program = medusa::ProgramTraits<Vertex, Edge>;
+using Ctx = medusa::KernelCtx<int>;
+struct EdgeProxy : medusa::EdgeHandle<int> {
+  using message_type = int;
+  using arrays_type = Program::EdgeArrays;
+  static MEDUSA_HD EdgeProxy make(const Ctx& c, const arrays_type&, medusa::EdgeIndex e, medusa::VertexId head,
+                                  medusa::VertexId tail) {
+    return EdgeProxy{{&c, e, head, tail}};
+  }
+};
+struct SendBack {};
+struct SendBack_in_edge_element {
+  SendBack f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays& ea,
+                            medusa::VertexId id, medusa::EdgeIndex eid, medusa::VertexId head) const {
+    medusa::InEdgeList<EdgeProxy> in(&c, &ea, id, eid, head);
+    in[0].sendMsg(va.weight[id]);
+  }
+};
+struct Collect {};
+struct Collect_element {
+  Collect f;
+  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
+                            medusa::VertexId id) const {
+    va.out_weight[id] = c.combined[id];
+  }
+};
+}  // namespace in_edges_test
+
+template <>
+struct medusa::EmvLaunch<in_edges_test::SendBack> {
+  static constexpr medusa::ApiKind kind = medusa::ELIST;
+  static void run(medusa::SessionBase& s, const in_edges_test::SendBack& f, medusa::Domain d) {
+    medusa::exec::run_elist_in_edges(static_cast<medusa::Session<in_edges_test::Program>&>(s), d,
+                                     in_edges_test::SendBack_in_edge_element{f});
+  }
+};
+MEDUSA_TEST_EMV_LAUNCH(in_edges_test::Collect, VERTEX, in_edges_test::Collect_element, in_edges_test::Program)
+
+namespace {
+void gather_back() {
+  medusa::InitMessageBuffer(0);
+  medusa::EMV<medusa::ELIST>::Run(in_edges_test::SendBack{});
+  medusa::Combiner();
+  medusa::EMV<medusa::VERTEX>::Run(in_edges_test::Collect{});
+}
+void gather_back_without_combiner() {
+  medusa::InitMessageBuffer(0);
+  medusa::EMV<medusa::ELIST>::Run(in_edges_test::SendBack{});
+  medusa::EMV<medusa::VERTEX>::Run(in_edges_test::Collect{});
+}
+}  // namespace
+
+TEST_CASE("InEdgeList: messages go to each in-edge's head, folded by the Combiner", "[runtime]") {
+  using namespace in_edges_test;
+  const medusa::VertexId n = 3000;
+  medusa::Graph<Vertex, Edge> g(n);
+  std::vector<long long> want(n, 0);
+  std::vector<std::pair<medusa::VertexId, medusa::VertexId>> edges;
+  for (medusa::VertexId v = 0; v < n; ++v) {
+    g.vertex(v).weight = static_cast<int>(v % 17) - 5;
+    for (medusa::VertexId k = 0; k < v % 5; ++k) edges.push_back({v, (v * 31 + k * 101) % n});  // repeats, self loops
+    if (v % 97 == 0)
+      for (medusa::VertexId k = 0; k < 400; ++k) edges.push_back({v, (k * 13) % n});  // hubs
+  }
+  for (const auto& [u, w] : edges) {
+    g.AddEdge(u, w);
+    want[u] += static_cast<int>(w % 17) - 5;
+  }
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_SUM;
+  conf.maxIteration = 1;
+  auto device = medusa::Init_Device_DS(g, conf);
+  device.Run(gather_back);
+  device.Dump_Result(g);
+  std::size_t bad = 0;
+  for (medusa::VertexId v = 0; v < n; ++v) bad += g.vertex(v).out_weight != want[v];
+  CHECK(bad == 0);
+  CHECK_THROWS_WITH(device.Run(gather_back_without_combiner), Catch::Contains("must be followed by Combiner()"));
+#if defined(MEDUSA_BACKEND_HOST)
+  conf.gpuCount = 2;
+  auto two = medusa::Init_Device_DS(g, conf);
+  CHECK_THROWS_WITH(two.Run(gather_back), Catch::Contains("needs every out-edge of a vertex in one partition"));
+#endif
+}
