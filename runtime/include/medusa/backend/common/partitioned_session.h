@@ -23,6 +23,7 @@
 #include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/multi_hop.h>
+#include <medusa/backend/common/partition_setup.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/rank_group.h>
@@ -48,7 +49,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -88,7 +88,7 @@ class PartitionedSession : public SessionBase {
     const Topology& t = graph.topology();
     vertex_count_ = t.vertex_count;
     edge_count_ = t.edge_count;
-    check_seeds(graph.initially_active());
+    check_seeds(graph.initially_active(), vertex_count_);
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
     MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
                    "Config::distributed: the program uses global aggregates, which are not folded across "
@@ -545,74 +545,20 @@ class PartitionedSession : public SessionBase {
   }
 
 
-  void check_seeds(const std::vector<VertexId>& seeds) const {
-    for (VertexId v : seeds)
-      MEDUSA_REQUIRE(v < vertex_count_, "graph.SetActive(" + std::to_string(v) +
-                                            "): no such vertex (the graph has " +
-                                            std::to_string(vertex_count_) + " vertices)");
-  }
-
-  // Seeds for one partition: every local copy (owned or replica) of a seeded vertex.
-  static std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, const PartitionLayout& l) {
-    std::vector<VertexId> out;
-    for (VertexId i = 0; i < l.vertex_count(); ++i)
-      if (std::binary_search(sorted.begin(), sorted.end(), l.global_id[i])) out.push_back(i);
-    return out;
-  }
-
   void build_plan(const Topology& t, std::uint32_t parts) {
-    MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
-                   "gpuCount = " + std::to_string(parts) +
-                       ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which "
-                       "partitioned runs do not replicate yet; run it with gpuCount = 1");
-    PartitionAssignment a = assign(t, parts);
-    const char* obstacle = with_aggregates<Program>(multi_hop_obstacle<Program>());
-    if (conf_.replicationHops > 1 && obstacle != nullptr)
-      MEDUSA_THROW("Config::replicationHops = " + std::to_string(conf_.replicationHops) +
-                   ": multi-hop replication is not possible because " + obstacle +
-                   "; use replicationHops = 1 (or 0 to let Medusa choose)");
-    if (conf_.replicationHops >= 1) {
-      hops_ = conf_.replicationHops;
-    } else if (obstacle != nullptr) {
-      hops_ = 1;
-      hop_choice_ = std::string("replication hops 1 (multi-hop not possible: ") + obstacle + ")";
-    } else {
-      const HopChoice c = choose_replication_hops(t, a, kMaxAutoHops, conf_.replicationMemoryBudget,
-                                                  Exchange::refresh_cost_per_vertex(
-                                                      ReplicatedState<Program>::of_program().bytes_per_replica()));
-      hops_ = c.hops;
-      hop_choice_ = c.describe();
-    }
-    // Only when asked: on one H100, PageRank over kron-22 in two contiguous partitions took 300 ms
-    // with the owned vertices by degree against 279 ms in ID order (the replica refreshes dominate).
-    const VertexOrder requested = conf_.vertexOrder;
-    order_.requested = requested;
-    order_.order = requested == VertexOrder::Degree ? VertexOrder::Degree : VertexOrder::Input;
-    order_.reason = requested == VertexOrder::Auto ? "auto: partitions keep ascending IDs" : "requested";
+    PartitionAssignment a;
+    if (ranks_.reports()) a = assign_partitions(t, parts, conf_);  // (rank 0)
+    ranks_.share_assignment(a, t.vertex_count, parts);
+    const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf_);
+    hops_ = c.hops;
+    hop_choice_ = c.reason;
+    order_ = c.order;
     plan_ = build_partition_plan(t, a, hops_, order_.order);
     conf_.replicationHops = hops_;  // (the engines' choice of fused forms depends on it)
     fresh_hop_ = hops_;
     message_hop_ = hops_;
   }
 
-  PartitionAssignment assign(const Topology& t, std::uint32_t parts) {
-    PartitionAssignment a;
-    if (ranks_.reports()) a = assign_here(t, parts);  // (rank 0)
-    ranks_.share_assignment(a, t.vertex_count, parts);
-    return a;
-  }
-  PartitionAssignment assign_here(const Topology& t, std::uint32_t parts) const {
-    const std::string& file = conf_.partitionFile;
-    if (!file.empty() && std::ifstream(file).good()) {
-      PartitionAssignment a = load_partition(file, t.vertex_count, parts);
-      return a;
-    }
-    PartitionAssignment a = partition_vertices(t, parts, conf_.partitionMethod);
-    if (!file.empty()) save_partition(file, a);
-    return a;
-  }
-
-  static constexpr std::uint32_t kMaxAutoHops = 4;
 
   Config conf_;
   RankGroup ranks_;           // this process, or the MPI job's ranks
@@ -639,25 +585,4 @@ class PartitionedSession : public SessionBase {
 
 }  // namespace medusa::common
 
-namespace medusa {
-
-// Each backend defines Session<Program> as a PartitionedSession over its engine and exchange.
-template <class Program>
-class Session;
-
-namespace exec {
-// Runs `element` (a generated element functor) over the elements of `domain` for API kind K, on
-// every partition.
-template <ApiKind K, class Program, class Element>
-void run(Session<Program>& session, Domain domain, const Element& element) {
-  session.template launch<K>(domain, element);
-}
-// Runs an edge-parallel ELIST element: element(c, va, ea, v, i) for every out-edge i of every
-// vertex v of `domain` (medusa-cc proved the edge loop's iterations independent).
-template <class Program, class Element>
-void run_elist_edges(Session<Program>& session, Domain domain, const Element& element) {
-  session.launch_elist_edges(domain, element);
-}
-}  // namespace exec
-
-}  // namespace medusa
+#include <medusa/backend/common/session_exec.h>

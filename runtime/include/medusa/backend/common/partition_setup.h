@@ -1,0 +1,88 @@
+// What a partitioned run decides before its engines exist: which partition owns each vertex (read
+// from a partition file, or cut and saved), how many hops of replicas, the owned vertices' order,
+// and each partition's share of the seeds. PartitionedSession calls these once, in its constructor.
+#pragma once
+
+#include <medusa/backend/common/aggregate_steps.h>
+#include <medusa/backend/common/multi_hop.h>
+#include <medusa/backend/common/replicated_state.h>
+#include <medusa/config.h>
+#include <medusa/error.h>
+#include <medusa/partition/assignment.h>
+#include <medusa/partition/plan.h>
+#include <medusa/program.h>
+#include <medusa/topology.h>
+#include <medusa/vertex_order.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace medusa::common {
+
+// Config::partitionFile when it exists, else a new cut (written to the file when one is named).
+inline PartitionAssignment assign_partitions(const Topology& t, std::uint32_t parts, const Config& conf) {
+  const std::string& file = conf.partitionFile;
+  if (!file.empty() && std::ifstream(file).good()) return load_partition(file, t.vertex_count, parts);
+  PartitionAssignment a = partition_vertices(t, parts, conf.partitionMethod);
+  if (!file.empty()) save_partition(file, a);
+  return a;
+}
+
+struct ReplicationChoice {
+  std::uint32_t hops = 1;
+  std::string reason;        // for the verbose report (empty when the user set the hops)
+  VertexOrderChoice order;   // of each partition's owned vertices
+};
+
+// Hops of replicas: Config::replicationHops, else 1 when the program rules out more, else the cost
+// model's choice (Exchange::refresh_cost_per_vertex prices a refresh).
+template <class Program, class Exchange>
+ReplicationChoice choose_replication(const Topology& t, const PartitionAssignment& a, const Config& conf) {
+  constexpr std::uint32_t kMaxAutoHops = 4;
+  MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
+                 "gpuCount = " + std::to_string(conf.gpuCount) +
+                     ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which "
+                     "partitioned runs do not replicate yet; run it with gpuCount = 1");
+  ReplicationChoice c;
+  const char* obstacle = with_aggregates<Program>(multi_hop_obstacle<Program>());
+  if (conf.replicationHops > 1 && obstacle != nullptr)
+    MEDUSA_THROW("Config::replicationHops = " + std::to_string(conf.replicationHops) +
+                 ": multi-hop replication is not possible because " + obstacle +
+                 "; use replicationHops = 1 (or 0 to let Medusa choose)");
+  if (conf.replicationHops >= 1) {
+    c.hops = conf.replicationHops;
+  } else if (obstacle != nullptr) {
+    c.reason = std::string("replication hops 1 (multi-hop not possible: ") + obstacle + ")";
+  } else {
+    const HopChoice h = choose_replication_hops(
+        t, a, kMaxAutoHops, conf.replicationMemoryBudget,
+        Exchange::refresh_cost_per_vertex(ReplicatedState<Program>::of_program().bytes_per_replica()));
+    c.hops = h.hops;
+    c.reason = h.describe();
+  }
+  // By degree only when asked: degree order per partition helps PageRank and CC on Kronecker 22
+  // and slows BFS-Q (docs/benchmarks/history/2026-11-26-h100-partitions-fused.md).
+  c.order.requested = conf.vertexOrder;
+  c.order.order = conf.vertexOrder == VertexOrder::Degree ? VertexOrder::Degree : VertexOrder::Input;
+  c.order.reason = conf.vertexOrder == VertexOrder::Auto ? "auto: partitions keep ascending IDs" : "requested";
+  return c;
+}
+
+inline void check_seeds(const std::vector<VertexId>& seeds, std::uint64_t vertex_count) {
+  for (VertexId v : seeds)
+    MEDUSA_REQUIRE(v < vertex_count, "graph.SetActive(" + std::to_string(v) + "): no such vertex (the graph has " +
+                                         std::to_string(vertex_count) + " vertices)");
+}
+
+// Seeds for one partition: every local copy (owned or replica) of a seeded vertex.
+inline std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, const PartitionLayout& l) {
+  std::vector<VertexId> out;
+  for (VertexId i = 0; i < l.vertex_count(); ++i)
+    if (std::binary_search(sorted.begin(), sorted.end(), l.global_id[i])) out.push_back(i);
+  return out;
+}
+
+}  // namespace medusa::common
