@@ -792,7 +792,7 @@ LevelRun run_scheduled_bfs(const medusa_test::EdgeList& el) {
 }
 }  // namespace elist_edges_test
 
-TEST_CASE("A schedule set in the source is its Run's tuning: pushed, pulled, unfused; same levels", "[runtime]") {
+TEST_CASE("A schedule set in the source is its Run's tuning (push or pull forced or fusion off) with the same levels", "[runtime]") {
   using namespace elist_edges_test;
   const medusa_test::ScopedEnv pull("MEDUSA_FRONTIER_PULL", nullptr), fusion("MEDUSA_PULL_FUSION", nullptr);
   const medusa_test::EdgeList el = hub_graph();
