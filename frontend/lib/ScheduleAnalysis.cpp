@@ -16,7 +16,8 @@ namespace medusa::cc {
 namespace {
 
 static_assert(static_cast<int>(medusa::Toggle::On) == 1 && static_cast<int>(medusa::Toggle::Off) == 2);
-static_assert(static_cast<int>(medusa::FrontierPull::Always) == 1 && static_cast<int>(medusa::FrontierPull::Never) == 2);
+static_assert(static_cast<int>(medusa::FrontierPull::Always) == 1 &&
+              static_cast<int>(medusa::FrontierPull::Never) == 2);
 static_assert(static_cast<int>(medusa::SuperstepBatching::Always) == 1 &&
               static_cast<int>(medusa::SuperstepBatching::Off) == 2);
 

@@ -70,9 +70,6 @@ class Folder {
       if (startsWith(step.form, form)) f(step), ++n;
     return n;
   }
-  bool has(const std::string& form) const {
-    return std::any_of(plan_.steps.begin(), plan_.steps.end(), [&](const PlanStep& s) { return startsWith(s.form, form); });
-  }
   bool runsOverFrontier() const {
     for (const IterationOps& it : model_.iterations)
       if (it.function == plan_.function)
@@ -82,19 +79,24 @@ class Folder {
   }
   void setBatches(const std::string& line) {
     auto& r = plan_.run_time;
-    r.erase(std::remove_if(r.begin(), r.end(), [](const std::string& x) { return startsWith(x, "batches:"); }), r.end());
+    const auto is_batches = [](const std::string& x) { return startsWith(x, "batches:"); };
+    r.erase(std::remove_if(r.begin(), r.end(), is_batches), r.end());
     r.push_back("batches: " + line);
   }
 
   void gatherFusion() {
     if (s_.gather_fusion != kOff) return;
     const std::string why = set("no_gather_fusion()");
-    int n = each(kPullGather, [&](PlanStep& st) { st.form = "three launches: fill, the pass, Combiner()"; st.why = why; });
+    const auto unfused = [&](PlanStep& st) {
+      st.form = "three launches: fill, the pass, Combiner()";
+      st.why = why;
+    };
+    int n = each(kPullGather, unfused);
     n += each(kFrontier, [&](PlanStep& st) {
       st.form = "three launches: fill, the pass pushed over the frontier's out-edges, Combiner()";
       st.why = why;
     });
-    n += each(kPushCombine, [&](PlanStep& st) { st.form = "three launches: fill, the pass, Combiner()"; st.why = why; });
+    n += each(kPushCombine, unfused);
     each(kJoinedVertex, [&](PlanStep& st) {
       st.form = "launch";
       st.why = why + " leaves no gather to join";
@@ -106,7 +108,8 @@ class Folder {
             "switches off; keep one of them");
     if (s_.push_combine == kOn) error("push_combine() and no_gather_fusion() contradict each other; keep one of them");
     if (s_.vertex_fusion == kOn)
-      error("vertex_fusion() joins a VERTEX launch to a pull gather, which no_gather_fusion() switches off; keep one of them");
+      error("vertex_fusion() joins a VERTEX launch to a pull gather, which no_gather_fusion() switches off; keep one "
+            "of them");
     if (s_.source_prefetch == kOn)
       error("source_prefetch() computes messages in a VERTEX step joined to a pull gather, which no_gather_fusion() "
             "switches off; keep one of them");
@@ -131,7 +134,8 @@ class Folder {
             "(InitMessageBuffer; EMV<ELIST>::Run(F, Active) with an independent edge loop; Combiner(); an "
             "arithmetic message), and there is none; remove pull()");
     else if (!runsOverFrontier())
-      error("push() forces the direction of passes over the frontier (Domain::Active), and there is none; remove push()");
+      error("push() forces the direction of passes over the frontier (Domain::Active), and there is none; remove "
+            "push()");
     else if (s_.gather_fusion != kOff)
       warn("push() changes nothing: every pass over the frontier is pushed already");
   }
