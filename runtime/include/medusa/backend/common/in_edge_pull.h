@@ -34,8 +34,10 @@ template <class Msg, class VA, class EA, class Work, class Op>
 void pull_in_edges_host(const KernelCtx<Msg>& c, const VA& va, const EA& ea, const Work& work, const Op& op,
                         const Msg& fill, Msg* combined, std::uint8_t* received) {
   const auto V = static_cast<std::int64_t>(c.vertex_count);
+  const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
 #pragma omp parallel for schedule(dynamic, 1024) if (V > 4096)
   for (std::int64_t u = 0; u < V; ++u) {
+    medusa::detail::bind_host_step_state(step);  // (Continue(), Halt(), Superstep())
     bool sent = false;
     combined[u] = pull_in_edges_of(c, va, ea, work, op, fill, static_cast<VertexId>(u), sent);
     if (received != nullptr) received[u] = sent ? 1 : 0;

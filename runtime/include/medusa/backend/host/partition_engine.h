@@ -207,7 +207,7 @@ class PartitionEngine {
   template <class Work, class Op>
   void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
     init_value_ = fill, edges_visited_ += edge_count_;
-    common::pull_in_edges_host(ctx_, vertex_arrays_, edge_arrays_, work, op, fill, combined_.data(),
+    common::pull_in_edges_host(ctx_, fields_.vertex_arrays(), fields_.edge_arrays(), work, op, fill, combined_.data(),
                                received_.allocated() ? received_.data() : nullptr);
   }
   // Whether every active source with out-edges computed the same message, bit for bit.
