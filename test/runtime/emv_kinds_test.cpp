@@ -7,6 +7,7 @@
 #include "support/emv_launch.h"
 #include "support/random_graph.h"
 #include "support/scoped_env.h"
+#include "support/test_graphs.h"
 
 #include <catch2/catch.hpp>
 
@@ -362,23 +363,27 @@ TEST_CASE("VERTEX over all vertices with upload and download directions", "[runt
 }
 
 TEST_CASE("EDGE sends along rID slots and writes edge fields back in input order", "[runtime]") {
-  GraphT g = make_graph(50, 300, 2);
-  auto device = medusa::Init_Device_DS(g, one_step());
-  const auto stats = device.Run([] {
-    medusa::InitMessageBuffer(0);
-    medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
-    medusa::Combiner();
-    medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
-  });
-  CHECK(stats.edges_visited == g.edge_count());
-  device.Dump_Result(g);
-  std::vector<int> expected(g.vertex_count(), 0);
-  for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
-    const int head_value = static_cast<int>(3 * g.edge_src(i) + 1);
-    expected[g.edge_dst(i)] += g.edge(i).weight + head_value;
-    REQUIRE(g.edge(i).seen == g.edge(i).weight * 3 + head_value);
+  // (Partitioned and, under mpirun, distributed: each edge field comes back from its partition.)
+  for (const medusa_test::PartitionCase& pc : medusa_test::partition_cases(/*multi_hop=*/false)) {
+    INFO(pc.name);
+    GraphT g = make_graph(50, 300, 2);
+    auto device = medusa::Init_Device_DS(g, pc.apply(one_step()));
+    const auto stats = device.Run([] {
+      medusa::InitMessageBuffer(0);
+      medusa::EMV<medusa::EDGE>::Run(SendWeightPlusHead{});
+      medusa::Combiner();
+      medusa::EMV<medusa::VERTEX>::Run(TakeCombined{});
+    });
+    CHECK(stats.edges_visited == g.edge_count());
+    device.Dump_Result(g);
+    std::vector<int> expected(g.vertex_count(), 0);
+    for (EdgeIndex i = 0; i < g.edge_count(); ++i) {
+      const int head_value = static_cast<int>(3 * g.edge_src(i) + 1);
+      expected[g.edge_dst(i)] += g.edge(i).weight + head_value;
+      REQUIRE(g.edge(i).seen == g.edge(i).weight * 3 + head_value);
+    }
+    for (VertexId v = 0; v < g.vertex_count(); ++v) REQUIRE(g.vertex(v).out == expected[v]);
   }
-  for (VertexId v = 0; v < g.vertex_count(); ++v) REQUIRE(g.vertex(v).out == expected[v]);
 }
 
 TEST_CASE("ELIST sends along out-edges in input order and MLIST reads a vertex's slots", "[runtime]") {

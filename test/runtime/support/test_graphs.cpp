@@ -1,7 +1,5 @@
 #include "test_graphs.h"
 
-#include <cstdlib>
-
 #include "random_graph.h"
 
 #include <memory>
@@ -43,7 +41,19 @@ int test_gpus() {
   return n >= 1 ? n : 1;
 }
 
+int test_mpi_ranks() {
+  const char* ranks = std::getenv("MEDUSA_TEST_MPI_RANKS");
+  return ranks == nullptr ? 0 : std::atoi(ranks);
+}
+
 std::vector<PartitionCase> partition_cases(bool multi_hop) {
+  if (const int ranks = test_mpi_ranks(); ranks > 0) {
+    PartitionCase per_rank{"one partition per MPI rank", 1, 1, medusa::PartitionMethod::Auto};
+    PartitionCase two_per_rank{"two partitions per MPI rank", 2 * ranks, multi_hop ? 2u : 1u,
+                               medusa::PartitionMethod::Contiguous};
+    per_rank.distributed = two_per_rank.distributed = true;
+    return {per_rank, two_per_rank};
+  }
   std::vector<PartitionCase> cases = {
       {"1 partition", 1, 1, medusa::PartitionMethod::Auto},
       {"1 partition, vertices in degree order", 1, 1, medusa::PartitionMethod::Auto, medusa::VertexOrder::Degree},

@@ -29,6 +29,9 @@ std::string missing_graph_message(const std::string& name);
 namespace medusa_test {
 
 int test_gpus();
+// MEDUSA_TEST_MPI_RANKS (set by the runtime.mpi ctests, which start the tests with mpirun): the
+// job's ranks, or 0 when the tests run as one process.
+int test_mpi_ranks();
 
 // A run configuration of the partitioned tests: the same program must give the same result on one
 // partition and on several (simulated on the host; several partitions per GPU on CUDA, so one GPU
@@ -39,6 +42,7 @@ struct PartitionCase {
   std::uint32_t hops = 1;  // 0: the cost model chooses
   medusa::PartitionMethod method = medusa::PartitionMethod::Auto;
   medusa::VertexOrder vertex_order = medusa::VertexOrder::Auto;
+  bool distributed = false;  // over the MPI job's ranks (parts = 1: one partition per rank)
 
   // MEDUSA_TEST_GPUS (default 1): GPUs to spread the partitions over on the CUDA backend.
   medusa::Config apply(medusa::Config c) const {
@@ -48,13 +52,15 @@ struct PartitionCase {
     c.replicationHops = hops;
     c.partitionMethod = method;
     c.vertexOrder = vertex_order;
+    c.distributed = distributed;
     return c;
   }
 };
 
 // 1 partition (vertices in input order, then renumbered by degree), 2 and 3 (METIS when
 // available), 4 contiguous, 2 with owned vertices by degree; with multi_hop also 2 and 3 hops (3
-// with owned vertices by degree) and the cost model's choice.
+// with owned vertices by degree) and the cost model's choice. Under mpirun (test_mpi_ranks() > 0)
+// only distributed cases: one partition per rank, two per rank (contiguous; with multi_hop 2 hops).
 std::vector<PartitionCase> partition_cases(bool multi_hop);
 
 }  // namespace medusa_test
