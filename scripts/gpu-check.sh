@@ -40,7 +40,7 @@ inputs=("$kron")
 [ -n "$graphs" ] && [ -f "$graphs/road-NE.txt.xz" ] && inputs+=("$graphs/road-NE.txt.xz --symmetrize")
 runs=("")
 [ "$gpus" -gt 1 ] && runs+=("--gpus $gpus")
-for sample in pagerank sssp sssp_q bfs_n bfs_q cc infoprop drilldown; do
+for sample in pagerank sssp sssp_q bfs_n bfs_q cc infoprop drilldown kcore hits; do
   for input in "${inputs[@]}"; do
     for run in "${runs[@]}"; do
       echo "== $sample $input $run"
