@@ -206,6 +206,7 @@ struct ProgramModel {
   std::vector<std::string> combiner_op_types;  // right-hand sides of conf.combinerOpType = ...
   std::vector<IterationOps> iterations;  // Medusa operations per function (SuperstepPlanAnalysis)
   bool uses_builtin_combiner = false;
+  bool iteration_halts = false;  // an iteration function calls Halt() itself (host code)
   bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)
   // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).
   std::vector<unsigned> hd_insertions;
