@@ -394,7 +394,7 @@ class PartitionedSession : public SessionBase {
       }
       host_votes_.fill(0);
       medusa::detail::host_step_state = medusa::detail::StepState{host_votes_.data(), step};
-      begin_aggregates<Program>(engines_, step);
+      begin_aggregates<Program>(engines_, step, conf_);
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
@@ -417,6 +417,7 @@ class PartitionedSession : public SessionBase {
         for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
       }
       for (auto& e : engines_) e->finish_superstep();
+      request_aggregates<Program>(engines_, conf_);
       StepCounts total;
       total.votes = host_votes_;
       for (std::uint32_t p = 0; p < engines_.size(); ++p) {
@@ -425,7 +426,7 @@ class PartitionedSession : public SessionBase {
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
       }
-      end_aggregates<Program>(engines_);
+      end_aggregates<Program>(engines_, conf_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (conf_.verbose)
