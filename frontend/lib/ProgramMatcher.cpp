@@ -42,6 +42,8 @@ class ProgramCollector : public clang::RecursiveASTVisitor<ProgramCollector> {
     if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
       if (method->getName() == "Run" && isSpecializationOf(method->getParent(), "medusa::EMV"))
         recordRun(call, method);
+    if (callsMedusaFunction(call, "Halt") && current_function_ != nullptr)
+      m_.halting_functions_.insert(current_function_->getNameAsString());
     if (callee->getQualifiedNameAsString() == "medusa::Combiner") {
       if (call->getNumArgs() == 0) {
         m_.builtin_combiner_calls_.push_back(call);
@@ -150,6 +152,7 @@ bool ProgramMatcher::match(ProgramAst& ast, ProgramModel& model) {
   const bool functors_ok = collectFunctors(ast, model);
   const bool combiners_ok = collectCombiners(ast, model);
   checkCombinerOpTypes(ast);
+  for (const std::string& f : model.iteration_functions) model.iteration_halts |= halting_functions_.count(f) != 0;
   for (const clang::CallExpr* call : builtin_combiner_calls_)
     if (!model.message_is_arithmetic) {
       diags_.report(call->getBeginLoc(), Diag::BuiltinCombinerOnStruct) << ast.types.message;

@@ -169,7 +169,8 @@ class Planner {
   }
 
   std::string superstepEnd() const {
-    const ProgramUsesInfo u = model_.uses();
+    ProgramUsesInfo u = model_.uses();
+    u.halt_vote |= model_.iteration_halts;
     std::string votes = u.continue_vote && u.halt_vote ? "Continue() and Halt() votes"
                         : u.continue_vote            ? "Continue() votes"
                         : u.halt_vote                ? "Halt() votes"

@@ -10,6 +10,8 @@
 
 #include <clang/AST/ASTContext.h>
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace medusa::cc {
@@ -71,6 +73,7 @@ class ProgramMatcher {
   std::vector<const clang::CXXRecordDecl*> vertex_records_, edge_records_;
   std::vector<std::pair<const clang::CallExpr*, const clang::CXXRecordDecl*>> combiner_calls_;
   std::vector<const clang::CallExpr*> builtin_combiner_calls_;
+  std::set<std::string> halting_functions_;  // functions that call medusa::Halt() themselves
   // conf.combinerOpType = <a medusa::CombinerOp enumerator>, checked against the message type.
   std::vector<std::pair<const clang::Expr*, const clang::EnumConstantDecl*>> combiner_op_assignments_;
   friend class ProgramCollector;

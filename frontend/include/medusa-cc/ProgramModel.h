@@ -222,6 +222,7 @@ struct ProgramModel {
   std::vector<IterationOps> iterations;  // Medusa operations per function (SuperstepPlanAnalysis)
   std::vector<ScheduleInfo> schedules;   // MEDUSA_SCHEDULE settings, in source order (ScheduleAnalysis)
   bool uses_builtin_combiner = false;
+  bool iteration_halts = false;  // an iteration function calls Halt() itself (host code)
   bool combiner_consumes_slots = false;  // no slot is read after its Combiner (SlotLifetimeAnalysis)
   // Byte offsets in the main file where "MEDUSA_HD " is inserted (helpers, operator()s).
   std::vector<unsigned> hd_insertions;

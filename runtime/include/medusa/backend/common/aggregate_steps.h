@@ -2,12 +2,15 @@
 // slots start from the published values and the identities; after it the engines' accumulators
 // are folded in partition order and published. Each backend supplies, found by argument-dependent
 // lookup on its engine type:
-//   void upload_aggregates(Engine&, const detail::AggregateCells&);
-//   void download_aggregates(Engine&, detail::AggregateCells&);  // then resets them to the identities
+//   void upload_aggregates(Engine&, const detail::AggregateCells&, bool shared_gpu);
+//   void request_aggregates(Engine&, bool shared_gpu);  // queues the read-back, before the last sync
+//   void download_aggregates(Engine&, detail::AggregateCells&, bool shared_gpu);
+// shared_gpu: several partitions on one GPU (partitionsPerGpu > 1), which share its slots.
 // (A Run that ends by a throw leaves each value() as the last superstep that ended folded it.)
 #pragma once
 
 #include <medusa/aggregate.h>
+#include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/types.h>
 
@@ -26,24 +29,32 @@ struct adds_to_aggregates<Element, std::void_t<decltype(Element::medusa_adds_agg
     : std::bool_constant<Element::medusa_adds_aggregates> {};
 
 // (Superstep 0: every value() restarts from its start value.)
+inline bool shares_gpu(const Config& conf) { return conf.gpuCount > 1 && conf.partitionsPerGpu > 1; }
+
 template <class Program, class Engine>
-void begin_aggregates(std::vector<std::unique_ptr<Engine>>& engines, std::uint32_t superstep) {
+void begin_aggregates(std::vector<std::unique_ptr<Engine>>& engines, std::uint32_t superstep, const Config& conf) {
   if (medusa::detail::aggregate_count<Program>() == 0) return;
   if (superstep == 0)
     for (const medusa::detail::AggregateEntry& e : medusa::detail::aggregate_registry<Program>())
       if (e.object != nullptr) e.restart(e.object);
   const medusa::detail::AggregateCells cells = medusa::detail::starting_cells<Program>();
-  for (auto& e : engines) upload_aggregates(*e, cells);
+  for (auto& e : engines) upload_aggregates(*e, cells, shares_gpu(conf));
 }
 
 template <class Program, class Engine>
-void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines) {
+void request_aggregates(std::vector<std::unique_ptr<Engine>>& engines, const Config& conf) {
+  if (medusa::detail::aggregate_count<Program>() == 0) return;
+  for (auto& e : engines) request_aggregates(*e, shares_gpu(conf));
+}
+
+template <class Program, class Engine>
+void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines, const Config& conf) {
   const auto& entries = medusa::detail::aggregate_registry<Program>();
   if (entries.empty()) return;
   std::vector<std::uint64_t> folded(entries.size());
   for (std::size_t p = 0; p < engines.size(); ++p) {
     medusa::detail::AggregateCells cells{};
-    download_aggregates(*engines[p], cells);
+    download_aggregates(*engines[p], cells, shares_gpu(conf));
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (entries[i].object != nullptr)
         folded[i] = p == 0 ? cells.acc[i] : entries[i].fold(folded[i], cells.acc[i]);

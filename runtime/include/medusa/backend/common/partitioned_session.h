@@ -446,7 +446,7 @@ class PartitionedSession : public SessionBase {
       host_votes_.fill(0);
       host_step_ = medusa::detail::StepState{host_votes_.data(), step};
       medusa::detail::bind_host_step_state(&host_step_);
-      begin_aggregates<Program>(engines_, step);
+      begin_aggregates<Program>(engines_, step, conf_);
       for (auto& e : engines_) e->begin_superstep(step);
       iteration();
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
@@ -469,6 +469,7 @@ class PartitionedSession : public SessionBase {
         for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
       }
       for (auto& e : engines_) e->finish_superstep();
+      request_aggregates<Program>(engines_, conf_);
       StepCounts total;
       total.votes = host_votes_;
       for (std::uint32_t p = 0; p < engines_.size(); ++p) {
@@ -478,7 +479,7 @@ class PartitionedSession : public SessionBase {
         total.active_edges += c.active_edges;
       }
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
-      end_aggregates<Program>(engines_);
+      end_aggregates<Program>(engines_, conf_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())

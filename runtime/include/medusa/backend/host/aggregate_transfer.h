@@ -10,12 +10,15 @@ template <class Program>
 class PartitionEngine;
 
 template <class Program>
-void upload_aggregates(PartitionEngine<Program>&, const medusa::detail::AggregateCells& cells) {
+void upload_aggregates(PartitionEngine<Program>&, const medusa::detail::AggregateCells& cells, bool) {
   medusa::detail::host_aggregate_cells = cells;
 }
 
 template <class Program>
-void download_aggregates(PartitionEngine<Program>&, medusa::detail::AggregateCells& out) {
+void request_aggregates(PartitionEngine<Program>&, bool) {}
+
+template <class Program>
+void download_aggregates(PartitionEngine<Program>&, medusa::detail::AggregateCells& out, bool) {
   medusa::detail::AggregateCells& cells = medusa::detail::host_aggregate_cells;
   out = cells;
   const auto& entries = medusa::detail::aggregate_registry<Program>();
