@@ -142,7 +142,7 @@ TEST_CASE("Aggregates: value() is the previous superstep's fold, in functors and
   }
 }
 
-TEST_CASE("Aggregates: the iteration function may halt on a value; each Run starts from the start value",
+TEST_CASE("Aggregates: the iteration function may halt on a value and each Run starts from the start value",
           "[runtime]") {
   using namespace aggregate_test;
   auto g = aggregate_graph(std::vector<int>(64, 1));  // superstep s adds 64 * (s + 1)
