@@ -142,9 +142,24 @@ void order_in_edges_globally(Topology& t, const std::vector<VertexId>& global_id
   }
 }
 
+// Sizes and routes only, for a partition another rank holds: the routes this rank sends along keep
+// their owner_local lists, the others just their ranges (the exchanges number routes alike).
+void keep_sizes_and_routes(PartitionLayout& out, const Topology& t, const HopLevels& l, std::uint32_t hops,
+                           const std::vector<bool>& held) {
+  out.held = false;
+  out.topology.vertex_count = static_cast<VertexId>(out.global_id.size());
+  EdgeIndex edges = 0;
+  for (std::uint32_t h = 0; h < hops; ++h)
+    for (VertexId u : l.members[h]) edges += t.in_degree(u);
+  out.topology.edge_count = edges;
+  out.global_id = {};
+  for (ReplicaRoute& r : out.replicas)
+    if (!held[r.owner]) r.owner_local = {};
+}
+
 PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
                              std::uint32_t hops, const std::vector<VertexId>& owned,
-                             const std::vector<VertexId>& rank) {
+                             const std::vector<VertexId>& rank, const std::vector<bool>& held) {
   HopLevels l = hop_levels(t, a, p, hops);
   l.members[0] = owned;  // (the same vertices, in local order)
   PartitionLayout out;
@@ -171,6 +186,10 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
       route.end = begin + static_cast<VertexId>(i);
       out.replicas.push_back(std::move(route));
     }
+  }
+  if (!held[p]) {
+    keep_sizes_and_routes(out, t, l, hops, held);
+    return out;
   }
   const auto local_v = static_cast<VertexId>(out.global_id.size());
   std::vector<VertexId> to_local(t.vertex_count, kInvalidVertex);
@@ -209,7 +228,7 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
 }  // namespace
 
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
-                                   VertexOrder owned_order) {
+                                   VertexOrder owned_order, const std::vector<bool>& held) {
   check_assignment(t, a);
   MEDUSA_REQUIRE(hops >= 1, "partition plan: replicas need at least one hop");
   MEDUSA_REQUIRE(owned_order != VertexOrder::Auto, "partition plan: the owned vertices' order must be Input or Degree");
@@ -222,9 +241,14 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   plan.owned_order = owned_order;
   const std::vector<std::vector<VertexId>> owned = owned_lists(t, a, owned_order);
   const std::vector<VertexId> rank = owned_rank(t, owned);
+  MEDUSA_REQUIRE(held.empty() || held.size() == a.parts,
+                 "partition plan: " + std::to_string(held.size()) + " held flags for " + std::to_string(a.parts) +
+                     " partitions");
+  const std::vector<bool> held_here = held.empty() ? std::vector<bool>(a.parts, true) : held;
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
-  for (std::uint32_t p = 0; p < a.parts; ++p) plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank);
+  for (std::uint32_t p = 0; p < a.parts; ++p)
+    plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank, held_here);
   return plan;
 }
 
@@ -243,6 +267,31 @@ double PartitionPlan::edge_factor() const {
 std::uint64_t PartitionPlan::replica_count() const {
   std::uint64_t n = 0;
   for (const PartitionLayout& l : partitions) n += l.vertex_count() - l.owned_count();
+  return n;
+}
+
+namespace {
+template <class T>
+std::uint64_t bytes_of(const std::vector<T>& v) {
+  return static_cast<std::uint64_t>(v.capacity()) * sizeof(T);
+}
+}  // namespace
+
+std::uint64_t resident_bytes(const Topology& t) {
+  return bytes_of(t.out_offsets) + bytes_of(t.out_dst) + bytes_of(t.edge_src) + bytes_of(t.rid) +
+         bytes_of(t.in_offsets) + bytes_of(t.in_src) + bytes_of(t.in_edge) + bytes_of(t.input_edge);
+}
+
+std::uint64_t PartitionLayout::resident_bytes() const {
+  std::uint64_t n = medusa::resident_bytes(topology);
+  n += bytes_of(global_id) + bytes_of(hop_begin) + bytes_of(out_degree) + bytes_of(in_degree) + bytes_of(input_edge);
+  for (const ReplicaRoute& r : replicas) n += sizeof r + bytes_of(r.owner_local);
+  return n;
+}
+
+std::uint64_t PartitionPlan::resident_bytes() const {
+  std::uint64_t n = 0;
+  for (const PartitionLayout& l : partitions) n += l.resident_bytes();
   return n;
 }
 

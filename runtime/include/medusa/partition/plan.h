@@ -31,6 +31,9 @@ struct ReplicaRoute {
 
 struct PartitionLayout {
   std::uint32_t index = 0;
+  // False in a distributed run for another rank's partition: only its sizes (topology's counts,
+  // hop_begin) and its routes are kept, the owner_local lists only of the routes this rank sends.
+  bool held = true;
   Topology topology;                      // local IDs
   std::vector<VertexId> global_id;        // local vertex -> global vertex
   std::vector<VertexId> hop_begin;        // hops + 2 entries: local vertices of hop h are
@@ -46,6 +49,8 @@ struct PartitionLayout {
   VertexId vertices_within(std::uint32_t h) const {
     return hop_begin[std::min<std::size_t>(h + 1, hop_begin.size() - 1)];
   }
+  // Host bytes of this layout's arrays (local CSR, ID maps, degrees, routes).
+  std::uint64_t resident_bytes() const;
 };
 
 struct PartitionPlan {
@@ -63,13 +68,21 @@ struct PartitionPlan {
   double edge_factor() const;
   // Replica vertices refreshed per round (sum of route lengths).
   std::uint64_t replica_count() const;
+  // Host bytes of the layouts held here (resident_bytes of each).
+  std::uint64_t resident_bytes() const;
   std::string describe() const;
 };
 
+// Host bytes of a topology's arrays.
+std::uint64_t resident_bytes(const Topology& t);
+
 // Builds the layouts for `hops` >= 1 hops of replicas. Throws medusa::Error if the assignment does
-// not cover the topology.
+// not cover the topology. With `held` (one flag per partition; empty: all), the partitions not
+// held get only their sizes and routes (PartitionLayout::held): a rank of a distributed run keeps
+// the local graphs of its own partitions only, and the routes it sends along.
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
-                                   VertexOrder owned_order = VertexOrder::Input);
+                                   VertexOrder owned_order = VertexOrder::Input,
+                                   const std::vector<bool>& held = {});
 
 // The multi-hop cost model (paper appendix A.3): per round of h supersteps a partitioned run pays
 // one replica refresh and h supersteps over the local (replicated) graph. Estimates the time per

@@ -17,6 +17,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
@@ -104,6 +105,39 @@ class RankGroup {
       stats.seconds = std::max(stats.seconds, all[r]);
       stats.exchange_seconds = std::max(stats.exchange_seconds, all[r + 1]);
     }
+  }
+
+  // Each rank's host bytes of partition layouts (PartitionPlan::resident_bytes), in rank order.
+  std::vector<std::uint64_t> share_resident_bytes(std::uint64_t mine) {
+    if (!distributed()) return {mine};
+    std::vector<std::uint64_t> all;
+    for (double b : transport::gather_doubles(*transport_, {static_cast<double>(mine)}))
+      all.push_back(static_cast<std::uint64_t>(b));
+    return all;
+  }
+
+  // A line per rank: the partitions it holds and its share of the job's layout bytes, then what
+  // every rank holds besides (the user's graph and its topology).
+  std::string describe_holdings(const std::vector<std::uint64_t>& layout_bytes, std::uint32_t parts,
+                                std::uint64_t graph_bytes) const {
+    if (!distributed()) return "";
+    std::uint64_t total = 0;
+    for (std::uint64_t b : layout_bytes) total += b;
+    std::string out;
+    char line[200];
+    for (std::uint32_t r = 0; r < layout_bytes.size(); ++r) {
+      std::string held;
+      for (std::uint32_t p = r; p < parts; p += own_.ranks) held += (held.empty() ? "" : ", ") + std::to_string(p);
+      std::snprintf(line, sizeof line, "medusa: rank %u holds partition%s %s: %.3f MB of layouts (%.1f%% of the job's %.3f MB)\n",
+                    r, held.find(',') == std::string::npos ? "" : "s", held.c_str(),
+                    static_cast<double>(layout_bytes[r]) / 1e6,
+                    total == 0 ? 0.0 : 100.0 * static_cast<double>(layout_bytes[r]) / static_cast<double>(total),
+                    static_cast<double>(total) / 1e6);
+      out += line;
+    }
+    std::snprintf(line, sizeof line, "medusa: every rank also holds the user's graph and its topology: %.3f MB\n",
+                  static_cast<double>(graph_bytes) / 1e6);
+    return out + line;
   }
 
   // "medusa: distributed over MPI, 2 ranks, ...", or nothing in one process.
