@@ -4,11 +4,14 @@
 #include <medusa/transport/mpi_job.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace medusa::transport {
 
@@ -22,6 +25,18 @@ void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) MEDUSA_THROW(std::string("MPI: ") + what + " failed");
 }
 
+// MEDUSA_COLLECTIVE_TIMEOUT: seconds a rank waits in a superstep's exchange or reduction before it
+// ends the job; unset or 0: no limit (MPI's blocking calls).
+double collective_timeout_from_environment() {
+  const char* text = std::getenv("MEDUSA_COLLECTIVE_TIMEOUT");
+  if (text == nullptr || *text == '\0') return 0.0;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  MEDUSA_REQUIRE(end != text && *end == '\0' && seconds >= 0.0,
+                 std::string("MEDUSA_COLLECTIVE_TIMEOUT=") + text + ": expected seconds (a number >= 0; 0: no limit)");
+  return seconds;
+}
+
 }  // namespace
 
 MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
@@ -30,6 +45,34 @@ MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
   check(MPI_Comm_size(comm_, &n), "MPI_Comm_size");
   rank_ = static_cast<std::uint32_t>(r);
   ranks_ = static_cast<std::uint32_t>(n);
+  timeout_seconds_ = collective_timeout_from_environment();
+}
+
+void MpiTransport::wait(std::vector<MPI_Request>& requests, const std::string& what) {
+  if (requests.empty()) return;
+  const int count = static_cast<int>(requests.size());
+  if (timeout_seconds_ <= 0.0) {
+    check(MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE), what.c_str());
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    int done = 0;
+    check(MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE), what.c_str());
+    if (done) return;
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > timeout_seconds_) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", timeout_seconds_);
+      // Ends every rank, the silent one included (the caller's fail_job would too, after a throw).
+      transport::fail_job(what + ": no answer from the other ranks within MEDUSA_COLLECTIVE_TIMEOUT=" + seconds +
+                          " s (a rank hangs, or is that much slower)");
+      MEDUSA_THROW(what + ": timed out");  // (one rank: fail_job returns)
+    }
+    // Cores are shared when ranks are oversubscribed: give them up while waiting.
+    if (waited < 0.01) std::this_thread::yield();
+    else std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
 }
 
 std::string MpiTransport::describe() const {
@@ -57,17 +100,21 @@ void MpiTransport::post_receive(std::uint32_t from_rank, int tag, void* data, st
 }
 
 void MpiTransport::complete() {
-  if (pending_.empty()) return;
-  check(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  wait(pending_, "the replica exchange");
   pending_.clear();
 }
 
 void MpiTransport::reduce_step(int* votes, std::size_t vote_count, std::uint64_t* counts,
                                std::size_t count_count, std::uint32_t step) {
   inject_test_fault(step);
-  check(MPI_Allreduce(MPI_IN_PLACE, votes, static_cast<int>(vote_count), MPI_INT, MPI_BOR, comm_),
-        "MPI_Allreduce (votes)");
-  sum(counts, count_count);
+  std::vector<MPI_Request> requests(2, MPI_REQUEST_NULL);
+  check(MPI_Iallreduce(MPI_IN_PLACE, votes, static_cast<int>(vote_count), MPI_INT, MPI_BOR, comm_, &requests[0]),
+        "MPI_Iallreduce (votes)");
+  if (count_count > 0)
+    check(MPI_Iallreduce(MPI_IN_PLACE, counts, static_cast<int>(count_count), MPI_UINT64_T, MPI_SUM, comm_,
+                         &requests[1]),
+          "MPI_Iallreduce (counts)");
+  wait(requests, "the reduction at the end of superstep " + std::to_string(step));
 }
 
 void MpiTransport::sum(std::uint64_t* values, std::size_t n) {
@@ -118,6 +165,8 @@ void MpiTransport::inject_test_fault(std::uint32_t step) const {
   if (std::strtoul(s.c_str() + a + 1, nullptr, 10) != rank_ || std::strtoul(s.c_str() + b + 1, nullptr, 10) != step)
     return;
   if (kind == "kill") std::raise(SIGKILL);
+  if (kind == "hang")
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   if (kind == "throw")
     MEDUSA_THROW("MEDUSA_TEST_FAULT: injected failure at the end of superstep " + std::to_string(step));
 }

@@ -1,11 +1,13 @@
 // Transport between MPI ranks, staged through host memory: replica bytes with nonblocking
-// point-to-point messages, votes and counts with MPI_Allreduce, results with MPI_Allgatherv.
+// point-to-point messages, votes and counts with MPI_Iallreduce, results with MPI_Allgatherv. A
+// superstep's waits end the job after MEDUSA_COLLECTIVE_TIMEOUT seconds when it is set.
 #pragma once
 
 #include <medusa/transport/transport.h>
 
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 namespace medusa::transport {
@@ -30,12 +32,15 @@ class MpiTransport final : public Transport {
   void fail_job(const std::string& cause) override;
 
  private:
-  // MEDUSA_TEST_FAULT=kill:R:S or throw:R:S: rank R raises SIGKILL, or throws, at the end of
-  // superstep S (the fault tests; never set otherwise).
+  // MEDUSA_TEST_FAULT=kill:R:S, throw:R:S or hang:R:S: rank R raises SIGKILL, throws, or sleeps
+  // forever, at the end of superstep S (the fault tests; never set otherwise).
   void inject_test_fault(std::uint32_t step) const;
+  // Waits for `requests`; past MEDUSA_COLLECTIVE_TIMEOUT seconds ends the job naming `what`.
+  void wait(std::vector<MPI_Request>& requests, const std::string& what);
 
   MPI_Comm comm_;
   std::uint32_t rank_ = 0, ranks_ = 1;
+  double timeout_seconds_ = 0.0;  // 0: wait without limit
   std::vector<MPI_Request> pending_;
 };
 

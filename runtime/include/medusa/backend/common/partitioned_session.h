@@ -107,7 +107,9 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
-      rank_layout_bytes_ = ranks_.share_resident_bytes(plan_.resident_bytes());
+      std::uint64_t own_bytes = 0;
+      for (const auto& l : plan_.partitions) own_bytes += ranks_.ownership().owns(l.index) ? l.resident_bytes() : 0;
+      holdings_ = ranks_.share_holdings(plan_.resident_bytes(), own_bytes);
       graph_bytes_ = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge) +
                      resident_bytes(t);
     }
@@ -251,16 +253,15 @@ class PartitionedSession : public SessionBase {
   std::uint32_t partitions() const { return parts_; }
   std::uint32_t replication_hops() const { return hops_; }
   const PartitionPlan& plan() const { return plan_; }
-  // Each rank's host bytes of partition layouts, in rank order (one entry in one process; empty with
-  // one partition).
-  const std::vector<std::uint64_t>& rank_layout_bytes() const { return rank_layout_bytes_; }
+  // Each rank's host bytes of partition layouts, in rank order (empty with one partition).
+  const RankGroup::Holdings& holdings() const { return holdings_; }
   Engine& engine(std::uint32_t i) { return *engines_[i]; }  // (i = p in one process)
 
   std::string report() const {
     std::string r;
     if (parts_ > 1) {
       r += "medusa: partitioned run: " + plan_.describe() + "\n" + ranks_.describe() +
-           ranks_.describe_holdings(rank_layout_bytes_, parts_, graph_bytes_);
+           ranks_.describe_holdings(holdings_, parts_, graph_bytes_);
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
     }
@@ -575,7 +576,7 @@ class PartitionedSession : public SessionBase {
   std::uint32_t parts_ = 1;   // partitions over every rank
   std::uint64_t vertex_count_ = 0, edge_count_ = 0;
   PartitionPlan plan_;  // every partition's sizes and routes, the local graphs of this rank's only
-  std::vector<std::uint64_t> rank_layout_bytes_;
+  RankGroup::Holdings holdings_;
   std::uint64_t graph_bytes_ = 0;  // the user's graph and its topology, on every rank
   VertexOrderChoice order_;  // of the whole graph, or of each partition's owned vertices
   std::string hop_choice_;

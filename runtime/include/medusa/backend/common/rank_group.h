@@ -107,32 +107,41 @@ class RankGroup {
     }
   }
 
-  // Each rank's host bytes of partition layouts (PartitionPlan::resident_bytes), in rank order.
-  std::vector<std::uint64_t> share_resident_bytes(std::uint64_t mine) {
-    if (!distributed()) return {mine};
-    std::vector<std::uint64_t> all;
-    for (double b : transport::gather_doubles(*transport_, {static_cast<double>(mine)}))
-      all.push_back(static_cast<std::uint64_t>(b));
-    return all;
+  // What each rank holds, in rank order: its host bytes of partition layouts, and the bytes of the
+  // layouts of its own partitions alone (their sum over the ranks is every partition's layout, what
+  // one process holds).
+  struct Holdings {
+    std::vector<std::uint64_t> resident, own;
+  };
+  Holdings share_holdings(std::uint64_t resident, std::uint64_t own) {
+    Holdings h;
+    const std::vector<double> all = distributed()
+        ? transport::gather_doubles(*transport_, {static_cast<double>(resident), static_cast<double>(own)})
+        : std::vector<double>{static_cast<double>(resident), static_cast<double>(own)};
+    for (std::size_t r = 0; r + 1 < all.size(); r += 2) {
+      h.resident.push_back(static_cast<std::uint64_t>(all[r]));
+      h.own.push_back(static_cast<std::uint64_t>(all[r + 1]));
+    }
+    return h;
   }
 
-  // A line per rank: the partitions it holds and its share of the job's layout bytes, then what
+  // A line per rank: the partitions it holds and its share of all partitions' layouts, then what
   // every rank holds besides (the user's graph and its topology).
-  std::string describe_holdings(const std::vector<std::uint64_t>& layout_bytes, std::uint32_t parts,
-                                std::uint64_t graph_bytes) const {
+  std::string describe_holdings(const Holdings& h, std::uint32_t parts, std::uint64_t graph_bytes) const {
     if (!distributed()) return "";
-    std::uint64_t total = 0;
-    for (std::uint64_t b : layout_bytes) total += b;
+    std::uint64_t all = 0;
+    for (std::uint64_t b : h.own) all += b;
     std::string out;
     char line[200];
-    for (std::uint32_t r = 0; r < layout_bytes.size(); ++r) {
+    for (std::uint32_t r = 0; r < h.resident.size(); ++r) {
       std::string held;
       for (std::uint32_t p = r; p < parts; p += own_.ranks) held += (held.empty() ? "" : ", ") + std::to_string(p);
-      std::snprintf(line, sizeof line, "medusa: rank %u holds partition%s %s: %.3f MB of layouts (%.1f%% of the job's %.3f MB)\n",
-                    r, held.find(',') == std::string::npos ? "" : "s", held.c_str(),
-                    static_cast<double>(layout_bytes[r]) / 1e6,
-                    total == 0 ? 0.0 : 100.0 * static_cast<double>(layout_bytes[r]) / static_cast<double>(total),
-                    static_cast<double>(total) / 1e6);
+      std::snprintf(line, sizeof line,
+                    "medusa: rank %u holds partition%s %s: %.3f MB of layouts (%.1f%% of all partitions' %.3f MB)\n", r,
+                    held.find(',') == std::string::npos ? "" : "s", held.c_str(),
+                    static_cast<double>(h.resident[r]) / 1e6,
+                    all == 0 ? 0.0 : 100.0 * static_cast<double>(h.resident[r]) / static_cast<double>(all),
+                    static_cast<double>(all) / 1e6);
       out += line;
     }
     std::snprintf(line, sizeof line, "medusa: every rank also holds the user's graph and its topology: %.3f MB\n",
