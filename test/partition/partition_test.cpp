@@ -1,7 +1,9 @@
-// Vertex partitioning: method choice, METIS quality, contiguous balance, partition files.
+// Vertex partitioning: method choice, METIS quality, contiguous balance, partition files, and the
+// plan a distributed rank holds (its own partitions laid out).
 #include <medusa/error.h>
 #include <medusa/io/generators.h>
 #include <medusa/partition/assignment.h>
+#include <medusa/partition/plan.h>
 #include <medusa/topology.h>
 
 #include <catch2/catch.hpp>
@@ -249,4 +251,47 @@ TEST_CASE("partition file errors name the file and line", "[partition]") {
   CHECK(error_of(xz, 3, 2) != "no error");
   const std::string gz = dir.file("bad.part.gz", std::string("\x1f\x8b\x08garbage", 10));
   CHECK(error_of(gz, 3, 2) != "no error");
+}
+
+// A rank of a distributed run builds the local graphs of its own partitions only (plan.h, `held`).
+TEST_CASE("a plan lays out the held partitions, and only sizes and routes of the others", "[partition]") {
+  const Topology t = grid(12, 12);
+  const PartitionAssignment a = partition_vertices(t, 3, PartitionMethod::Contiguous);
+  for (std::uint32_t hops : {1u, 2u}) {
+    CAPTURE(hops);
+    const PartitionPlan all = build_partition_plan(t, a, hops);
+    const PartitionPlan mine = build_partition_plan(t, a, hops, VertexOrder::Input, {false, true, false});
+    CHECK(mine.describe() == all.describe());
+    CHECK(mine.replica_count() == all.replica_count());
+    CHECK(mine.resident_bytes() < all.resident_bytes() / 2);
+    for (std::uint32_t p = 0; p < 3; ++p) {
+      CAPTURE(p);
+      const PartitionLayout& full = all.partitions[p];
+      const PartitionLayout& part = mine.partitions[p];
+      CHECK(part.held == (p == 1));
+      CHECK(part.hop_begin == full.hop_begin);
+      CHECK(part.topology.vertex_count == full.topology.vertex_count);
+      CHECK(part.topology.edge_count == full.topology.edge_count);
+      REQUIRE(part.replicas.size() == full.replicas.size());
+      for (std::size_t i = 0; i < part.replicas.size(); ++i) {
+        const ReplicaRoute &r = part.replicas[i], &f = full.replicas[i];
+        CHECK((r.owner == f.owner && r.begin == f.begin && r.end == f.end));
+        // Kept where this rank sends or receives along the route.
+        if (part.held || r.owner == 1) CHECK(r.owner_local == f.owner_local);
+        else CHECK(r.owner_local.empty());
+      }
+      if (part.held) {
+        CHECK(part.global_id == full.global_id);
+        CHECK(part.input_edge == full.input_edge);
+        CHECK(part.topology.in_src == full.topology.in_src);
+        CHECK(part.resident_bytes() == full.resident_bytes());
+      } else {
+        CHECK(part.global_id.empty());
+        CHECK(part.topology.out_dst.empty());
+        CHECK(part.input_edge.empty());
+      }
+    }
+  }
+  CHECK_THROWS_WITH(build_partition_plan(t, a, 1, VertexOrder::Input, {true}),
+                    Catch::Contains("1 held flags for 3 partitions"));
 }

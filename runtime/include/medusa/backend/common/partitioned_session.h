@@ -13,7 +13,8 @@
 // hops once per h supersteps, the paper's multi-hop replication.
 //
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
-// partitions over the same plan (rank_group.h); engines_[i] is partition ownership.partition(i).
+// partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
+// engines_[i] is partition ownership.partition(i).
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>

@@ -1,8 +1,8 @@
 // The processes a session runs on: this one alone (every partition here), or the ranks of an MPI
 // job (Config::distributed), each running the partitions it owns (transport/ownership.h). What
 // PartitionedSession does differently over several ranks is here: how many partitions, whose
-// assignment, the end-of-superstep reduction, the run's totals and per-rank times, and ending the
-// job when one rank fails.
+// assignment, the end-of-superstep reduction, the run's totals and per-rank times, what each rank
+// holds, and ending the job when one rank fails.
 #pragma once
 
 #include <medusa/config.h>
