@@ -108,9 +108,7 @@ class PartitionedSession : public SessionBase {
       }
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
-      std::uint64_t own_bytes = 0;
-      for (const auto& l : plan_.partitions) own_bytes += ranks_.ownership().owns(l.index) ? l.resident_bytes() : 0;
-      holdings_ = ranks_.share_holdings(plan_.resident_bytes(), own_bytes);
+      holdings_ = ranks_.share_holdings(plan_);
       graph_bytes_ = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge) +
                      resident_bytes(t);
     }

@@ -9,6 +9,7 @@
 #include <medusa/device_api.h>
 #include <medusa/error.h>
 #include <medusa/partition/assignment.h>
+#include <medusa/partition/plan.h>
 #include <medusa/transport/in_process.h>
 #include <medusa/transport/mpi_job.h>
 #include <medusa/transport/transport.h>
@@ -113,7 +114,10 @@ class RankGroup {
   struct Holdings {
     std::vector<std::uint64_t> resident, own;
   };
-  Holdings share_holdings(std::uint64_t resident, std::uint64_t own) {
+  Holdings share_holdings(const PartitionPlan& plan) {
+    const std::uint64_t resident = plan.resident_bytes();
+    std::uint64_t own = 0;
+    for (const PartitionLayout& l : plan.partitions) own += own_.owns(l.index) ? l.resident_bytes() : 0;
     Holdings h;
     const std::vector<double> all = distributed()
         ? transport::gather_doubles(*transport_, {static_cast<double>(resident), static_cast<double>(own)})
