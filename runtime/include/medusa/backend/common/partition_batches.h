@@ -18,6 +18,16 @@
 
 namespace medusa::common {
 
+// pred(engine) on the engines (unique_ptrs) of a run's partitions.
+template <class Engines, class Pred>
+bool any_of_engines(const Engines& engines, const Pred& pred) {
+  return std::any_of(engines.begin(), engines.end(), [&](const auto& e) { return pred(*e); });
+}
+template <class Engines, class Pred>
+bool all_of_engines(const Engines& engines, const Pred& pred) {
+  return std::all_of(engines.begin(), engines.end(), [&](const auto& e) { return pred(*e); });
+}
+
 template <class Engine>
 class PartitionBatches {
  public:
@@ -25,8 +35,8 @@ class PartitionBatches {
 
   // Whether the superstep being issued belongs to a batch (on every partition).
   bool batching() const {
-    const bool any = any_engine([](const Engine& e) { return e.batching(); });
-    MEDUSA_REQUIRE(!any || all_engines([](const Engine& e) { return e.batching(); }),
+    const bool any = any_of_engines(engines_, [](const Engine& e) { return e.batching(); });
+    MEDUSA_REQUIRE(!any || all_of_engines(engines_, [](const Engine& e) { return e.batching(); }),
                    "internal: some partitions batch a superstep and others do not");
     return any;
   }
@@ -70,19 +80,10 @@ class PartitionBatches {
                      "internal: the partitions' batches read back different stops");
     }
     const auto active = [](const Engine& e) { return e.batch_active(); };
-    if (agreed && any_engine(active) && !all_engines(active))
+    if (agreed && any_of_engines(engines_, active) && !all_of_engines(engines_, active))
       for (auto& e : engines_) e->leave_batch();
     return agreed;
   }
-  template <class Pred>
-  bool any_engine(const Pred& pred) const {
-    return std::any_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
-  }
-  template <class Pred>
-  bool all_engines(const Pred& pred) const {
-    return std::all_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
-  }
-
   std::vector<std::unique_ptr<Engine>>& engines_;
 };
 

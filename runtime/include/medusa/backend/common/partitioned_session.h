@@ -349,11 +349,11 @@ class PartitionedSession : public SessionBase {
   }
   template <class Pred>
   bool any_engine(const Pred& pred) const {
-    return std::any_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+    return any_of_engines(engines_, pred);
   }
   template <class Pred>
   bool all_engines(const Pred& pred) const {
-    return std::all_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+    return all_of_engines(engines_, pred);
   }
   // What the CUDA engine keeps back for a VERTEX launch: the launch itself, held for the
   // superstep's end (one partition), or a fused pass's gather that the launch may join.
