@@ -20,6 +20,7 @@ def run(sample, args, extra, out, launcher=()):
     sys.stderr.write(done.stderr)
     if done.returncode != 0:
         sys.exit(f"FAILED ({done.returncode}): {' '.join(cmd)}")
+    return done.stdout
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
@@ -47,14 +48,17 @@ def main():
     p.add_argument("--mpirun", default="mpirun", help="the MPI launcher (with --ranks)")
     p.add_argument("--one-gpu", action="store_true",
                    help="with --ranks N: N partitions on one GPU (--gpus 1 --partitions-per-gpu N), "
-                        "in one process and over the ranks")
+                        "in one process and over the ranks; with --parts N: the N partitions on one GPU")
+    p.add_argument("--expect-batches", action="store_true",
+                   help="the second run must issue supersteps in batches (it prints how many)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     launcher = ()
     if a.parts:
-        runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", ["--gpus", str(a.parts)])]
+        parts = ["--gpus", "1", "--partitions-per-gpu", str(a.parts)] if a.one_gpu else ["--gpus", str(a.parts)]
+        runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", parts)]
     elif a.ranks:
         # On one GPU both runs cut the same partitions: they differ only in what moves the replicas.
         shared = ["--gpus", "1", "--partitions-per-gpu", str(a.ranks)] if a.one_gpu else []
@@ -66,9 +70,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
         run(a.sample, args, extra_one, one)
-        run(a.sample, args, extra_two, two, launcher)
+        said = run(a.sample, args, extra_two, two, launcher)
         lines_one = one.read_text().splitlines()
         lines_two = two.read_text().splitlines()
+    if a.expect_batches and "issued in batches" not in said:
+        sys.exit(f"FAILED: {name_two} issued no superstep in a batch")
     if len(lines_one) != len(lines_two):
         sys.exit(f"{name_one} wrote {len(lines_one)} results, {name_two} {len(lines_two)}")
     bad = 0

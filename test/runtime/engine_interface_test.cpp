@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,14 @@ struct BatchingWithoutReplays : PlainEngine {
   void issue_held_vertex();
   void begin_run(bool);
   bool batching() const;
-  const Outcome* finish_batched_superstep(const std::array<int, kVoteSlots>&, bool);
+  void end_batched_superstep_here(const std::array<int, kVoteSlots>&);
+  template <class Engines>
+  static void end_batched_supersteps_together(Engines&, const std::array<int, kVoteSlots>&);
+  const Outcome* batched_superstep_outcome(bool);
+  bool wants_batch();
+  void start_batch();
+  bool batch_active() const;
+  void leave_batch();
 };
 struct Batching : BatchingWithoutReplays {
   using BatchingWithoutReplays::BatchingWithoutReplays;

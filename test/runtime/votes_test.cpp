@@ -1,6 +1,7 @@
 // Iteration control: Continue() and Halt() votes, maxIteration and Superstep(). Backend-neutral.
 #define MEDUSA_GENERATED 1
 #include <medusa/medusa.h>
+#include <medusa/backend/common/partition_votes.h>
 
 #include "support/emv_launch.h"
 #include "support/scoped_env.h"
@@ -237,6 +238,59 @@ TEST_CASE("Votes and maxIteration stop a replayed run exactly where they fall", 
     device.Dump_Result(g);
     CHECK(g.vertex(0).visits == 602);
     CHECK(g.vertex(0).last == 300);
+  }
+}
+
+TEST_CASE("The stop rule ORs every partition's votes with the host's", "[runtime]") {
+  // partition_votes.h: what the end of a batched superstep applies on the device to k partitions.
+  std::array<int, medusa::kVoteSlots> emptied{}, busy{}, halting{}, none{};
+  busy[medusa::kVoteContinue] = 1;
+  halting[medusa::kVoteContinue] = 1;
+  halting[medusa::kVoteHalt] = 1;
+  const auto stop = [&](std::vector<const int*> parts, const std::array<int, medusa::kVoteSlots>& host) {
+    std::vector<const volatile int*> votes(parts.begin(), parts.end());
+    return medusa::common::partitioned_vote_stop(votes.data(), static_cast<unsigned>(votes.size()), host.data(),
+                                                 /*continue_vote=*/true);
+  };
+  using medusa::common::VoteStop;
+  // One partition's frontier emptied (no Continue() there), the other's did not: the run goes on.
+  CHECK(stop({emptied.data(), busy.data()}, none).stop == VoteStop::None);
+  CHECK(stop({busy.data(), emptied.data()}, none).stop == VoteStop::None);
+  CHECK_FALSE(stop({emptied.data(), busy.data()}, none).stops());
+  CHECK(stop({emptied.data(), emptied.data()}, none).stop == VoteStop::NoContinue);
+  CHECK(stop({emptied.data(), emptied.data()}, busy).stop == VoteStop::None);  // Continue() on the host
+  // One Halt() stops them all; an overflow anywhere stops them too.
+  CHECK(stop({busy.data(), busy.data(), halting.data()}, none).stop == VoteStop::Halt);
+  std::array<int, medusa::kVoteSlots> overflowed = busy;
+  overflowed[medusa::kVoteTooManyMessages] = 1;
+  CHECK(stop({busy.data(), overflowed.data()}, none).too_many_messages);
+  CHECK(stop({busy.data(), overflowed.data()}, none).stops());
+}
+
+TEST_CASE("Partitions stop at the same superstep whether batched or not", "[runtime]") {
+  // One vertex votes Continue() long after the others: whichever partition holds it, the others run
+  // out of votes of their own at superstep 5 and must go on. On the CUDA backend these supersteps
+  // run in batches, whose ends apply the stop rule to every partition's votes at once.
+  const medusa_test::ScopedEnv batch("MEDUSA_SUPERSTEP_BATCH", nullptr), pull("MEDUSA_FRONTIER_PULL", nullptr);
+  for (const int parts : {2, 4}) {
+    CAPTURE(parts);
+    medusa::Config conf;
+    conf.gpuCount = parts;
+    conf.partitionsPerGpu = parts;  // one GPU is enough on the CUDA backend
+    const VoteRun r = run_votes({5, 5, 5, 5, 5, 5, 5, 53}, conf);  // no Continue() on most partitions
+    CHECK(r.stats.supersteps == 54);
+    CHECK(r.stats.stop_reason == "no continue vote");
+    for (const Vertex& v : r.vertices) {
+      CHECK(v.visits == 54);
+      CHECK(v.last == 53);
+    }
+#if !defined(MEDUSA_BACKEND_HOST)
+    CHECK(r.stats.batched_supersteps > 16);
+#endif
+    const VoteRun h = run_votes({1000, 1000, 1000, 1000, 1000, 1000, 1000, -45}, conf);  // Halt() on one
+    CHECK(h.stats.supersteps == 46);
+    CHECK(h.stats.stop_reason == "halt vote");
+    for (const Vertex& v : h.vertices) CHECK(v.visits == 46);
   }
 }
 

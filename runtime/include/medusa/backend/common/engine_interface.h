@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -106,8 +107,21 @@ using replay_batch = decltype(engine<E>().replay_batch(std::uint32_t{0}).stopped
 template <class E>
 using batching = decltype(bool{engine<E>().batching()});
 template <class E>
-using finish_batched_superstep =
-    decltype(engine<E>().finish_batched_superstep(std::declval<const std::array<int, kVoteSlots>&>(), true)->stopped);
+using end_batched_superstep_here =
+    decltype(engine<E>().end_batched_superstep_here(std::declval<const std::array<int, kVoteSlots>&>()));
+template <class E>
+using end_batched_supersteps_together = decltype(E::end_batched_supersteps_together(
+    std::declval<std::vector<std::unique_ptr<E>>&>(), std::declval<const std::array<int, kVoteSlots>&>()));
+template <class E>
+using batched_superstep_outcome = decltype(engine<E>().batched_superstep_outcome(true)->stopped);
+template <class E>
+using wants_batch = decltype(bool{engine<E>().wants_batch()});
+template <class E>
+using start_batch = decltype(engine<E>().start_batch());
+template <class E>
+using batch_active = decltype(bool{std::as_const(engine<E>()).batch_active()});
+template <class E>
+using leave_batch = decltype(engine<E>().leave_batch());
 }  // namespace engine_requirements
 
 template <class E, template <class> class Requirement, class = void>
@@ -132,7 +146,11 @@ struct meets_batching<E, true>
                        meets<E, engine_requirements::vertex_held>, meets<E, engine_requirements::issue_held_vertex>,
                        meets<E, engine_requirements::begin_run>, meets<E, engine_requirements::replay_length>,
                        meets<E, engine_requirements::replay_batch>, meets<E, engine_requirements::batching>,
-                       meets<E, engine_requirements::finish_batched_superstep>> {};
+                       meets<E, engine_requirements::end_batched_superstep_here>,
+                       meets<E, engine_requirements::end_batched_supersteps_together>,
+                       meets<E, engine_requirements::batched_superstep_outcome>,
+                       meets<E, engine_requirements::wants_batch>, meets<E, engine_requirements::start_batch>,
+                       meets<E, engine_requirements::batch_active>, meets<E, engine_requirements::leave_batch>> {};
 
 template <class E, class = void>
 struct meets_optional : std::false_type {};

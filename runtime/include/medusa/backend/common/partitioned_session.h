@@ -24,7 +24,9 @@
 #include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/multi_hop.h>
+#include <medusa/backend/common/partition_batches.h>
 #include <medusa/backend/common/partition_setup.h>
+#include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/rank_group.h>
@@ -199,9 +201,12 @@ class PartitionedSession : public SessionBase {
       }
     }
     if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
-      if (domain == Domain::Received && parts_ == 1) {  // may run in the superstep's end
+      if (domain == Domain::Received) {  // may run in the superstep's end (the engine says where it can)
         flush_deferred();
-        if (engines_.front()->hold_receiver_vertex(element)) return;
+        bool held = true;
+        for (auto& e : engines_) held = e->hold_receiver_vertex(element) && held;
+        if (held) return;
+        for (auto& e : engines_) e->issue_held_vertex();  // (held by some partitions only: issued as made)
       }
     }
     const auto push = [this, domain, element] {  // (a copy: a deferred launch outlives the call)
@@ -239,9 +244,10 @@ class PartitionedSession : public SessionBase {
     PendingInEdges::check_launch(domain, engines_.size());
     if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
-    in_edges_.hold([this, element, fill = last_fill_] {
-      visit_builtin_combiner<Message>(conf_.combinerOpType,
-                                      [&](const auto& op) { engines_[0]->pull_in_edges(element, op, fill); });
+    in_edges_.hold([this, element, fill = last_fill_] {  // (one partition: check_launch refused more)
+      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
+        for (auto& e : engines_) e->pull_in_edges(element, op, fill);
+      });
     });
   }
   // Whether InitMessageBuffer + EDGE/ELIST + Combiner runs as one pull pass (pull_fusion.h).
@@ -350,11 +356,11 @@ class PartitionedSession : public SessionBase {
   }
   template <class Pred>
   bool any_engine(const Pred& pred) const {
-    return std::any_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+    return any_of_engines(engines_, pred);
   }
   template <class Pred>
   bool all_engines(const Pred& pred) const {
-    return std::all_of(engines_.begin(), engines_.end(), [&](const auto& e) { return pred(*e); });
+    return all_of_engines(engines_, pred);
   }
   // What the CUDA engine keeps back for a VERTEX launch: the launch itself, held for the
   // superstep's end (one partition), or a fused pass's gather that the launch may join.
@@ -418,7 +424,7 @@ class PartitionedSession : public SessionBase {
   RunStats run_guarded(const Iteration& iteration, bool replayable) {
     try {
       if constexpr (Engine::kBatchesSupersteps)
-        for (auto& e : engines_) e->begin_run(/*replayable=*/replayable && parts_ == 1);
+        for (auto& e : engines_) e->begin_run(replayable);
       return run_supersteps(iteration);
     } catch (...) {
       clear_deferred();
@@ -438,15 +444,14 @@ class PartitionedSession : public SessionBase {
     if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
     for (std::uint32_t step = 0; conf_.maxIteration != 0; ++step) {
       superstep_ = step;
-      if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
-        Engine& e = *engines_[0];
-        if (const std::uint32_t n = e.replay_length(step, conf_.maxIteration); n != 0) {
-          const auto& o = e.replay_batch(step);
+      if constexpr (Engine::kBatchesSupersteps) {
+        if (const std::uint32_t n = batches_.replay_length(step, conf_.maxIteration); n != 0) {
+          const auto o = batches_.replay(step);
           stats_.batched_supersteps += n;
           stats_.replayed_supersteps += n;
           step += n - 1;
-          if (o.stopped) stats_.replayed_supersteps -= step - o.stop_step;
-          if (finish_batch(o, step, step + 1 >= conf_.maxIteration)) break;
+          if (o->stopped) stats_.replayed_supersteps -= step - o->stop_step;
+          if (finish_batch(*o, step, step + 1 >= conf_.maxIteration)) break;
           continue;
         }
       }
@@ -460,20 +465,15 @@ class PartitionedSession : public SessionBase {
       // (nothing else can be deferred after it: every later call would have issued it).
       if (!vertex_held()) flush_deferred();
       const bool last = step + 1 >= conf_.maxIteration;
-      if constexpr (Engine::kBatchesSupersteps) {  // (one partition only)
-        Engine& e = *engines_[0];
-        if (e.batching()) {
+      refresh_frontier_flags();
+      if constexpr (Engine::kBatchesSupersteps) {
+        if (batches_.batching()) {
           ++stats_.batched_supersteps;
-          const auto* o = e.finish_batched_superstep(host_votes_, last);
-          if (o == nullptr) continue;  // more of the batch to issue
+          const auto o = batches_.end_superstep(host_votes_, last);
+          if (!o) continue;  // more of the batch to issue
           if (finish_batch(*o, step, last)) break;
           continue;
         }
-      }
-      if (exchange_ && Program::uses.vertex_frontier) {
-        stats_.exchange_bytes += exchange_->refresh_flags();
-        stats_.exchange_refreshes += 1;
-        for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
       }
       for (auto& e : engines_) e->finish_superstep();
       request_aggregates<Program>(engines_, conf_);
@@ -481,10 +481,11 @@ class PartitionedSession : public SessionBase {
       total.votes = host_votes_;
       for (std::uint32_t p = 0; p < engines_.size(); ++p) {
         const StepCounts c = engines_[p]->collect();
-        for (int i = 0; i < kVoteSlots; ++i) total.votes[i] |= c.votes[i];
+        or_votes(total.votes.data(), c.votes.data());  // (partition_votes.h: as a batch's end does)
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
       }
+      if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
       end_aggregates<Program>(engines_, conf_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
@@ -519,6 +520,15 @@ class PartitionedSession : public SessionBase {
                      stats_.exchange_seconds * 1e3);
     }
     return stats_;
+  }
+
+  // The owners' SetActive flags of this superstep, copied to their replicas before the frontiers
+  // are promoted (in a batch too: the copies are steps of the batched superstep).
+  void refresh_frontier_flags() {
+    if (!exchange_ || !Program::uses.vertex_frontier) return;
+    stats_.exchange_bytes += exchange_->refresh_flags();
+    stats_.exchange_refreshes += 1;
+    for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
   }
 
   // After a batch's read-back (the engine's superstep_batch.cuh) issued with superstep `step`: the
@@ -580,6 +590,7 @@ class PartitionedSession : public SessionBase {
   VertexOrderChoice order_;  // of the whole graph, or of each partition's owned vertices
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;
+  PartitionBatches<Engine> batches_{engines_};  // (kBatchesSupersteps)
   std::unique_ptr<Exchange> exchange_;
   bool pull_fusion_ = false;
   bool fill_deferred_ = false;  // InitMessageBuffer(deferred_fill_) not issued yet

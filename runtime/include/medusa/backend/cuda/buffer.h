@@ -145,4 +145,21 @@ class EngineStream {
   std::shared_ptr<Stream> s_;
 };
 
+// An event created on the current device.
+class Event {
+ public:
+  explicit Event(bool timing = false) {
+    MEDUSA_CUDA_CHECK(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~Event() {
+    if (e_) cudaEventDestroy(e_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
 }  // namespace medusa::gpu

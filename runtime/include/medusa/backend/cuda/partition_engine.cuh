@@ -142,16 +142,21 @@ class PartitionEngine : private gpu::EngineCore,
     if (Program::uses.vertex_frontier) shape.queue_scan_bytes = gpu::QueueExpansion::device_bytes(V_);
     shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
     // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
-    // runs report every superstep, so they read each one back. Pushes in a batch whose slots nothing
-    // reads keep their receivers as a queue.
-    const bool batches = batch_.allow(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
+    // runs report every superstep, so they read each one back. The partitions of a run batch
+    // together: one kernel ends each batched superstep for all of them, so they must be in one
+    // process (no MPI ranks, whose exchange goes through the host). Pushes in a batch whose slots
+    // nothing reads keep their receivers as a queue: on the whole graph only, since the queues, and
+    // the VERTEX launch joined with the end, ignore the session's replica ranges.
+    const bool batches = batch_.allow(!conf.distributed && conf.gpuCount <= static_cast<int>(gpu::kernels::kMaxBatchedPartitions) &&
+                                      !conf.verbose && !Program::uses.edge_frontier &&
                                       frontier_pull_ != FrontierPull::Always);
-    receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier && Program::uses.received &&
-                       Program::uses.combiner_consumes_slots;
+    receiver_queues_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
+                       Program::uses.received && Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
     // In a batch, SetActive() queues the next frontier itself; the flag buffers then trade places
-    // each superstep, which pending slots on a pushed frontier's flags would not survive.
-    queued_frontier_ = batches && pull_fusion_ && Program::uses.vertex_frontier &&
+    // each superstep, which pending slots on a pushed frontier's flags would not survive. On the
+    // whole graph only: a partition's replicas get their flags from the exchange, not SetActive().
+    queued_frontier_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.combiner_consumes_slots;
     shape.queued_frontier = queued_frontier_;
     if (binned)
@@ -252,7 +257,6 @@ class PartitionEngine : private gpu::EngineCore,
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
-    maybe_start_batch();
     return out;
   }
 
@@ -268,6 +272,9 @@ class PartitionEngine : private gpu::EngineCore,
 
   // ---- For the replica exchange ----------------------------------------------------------------
   int device_ordinal() const { return device_.ordinal; }
+  // Partitions on GPUs without peer access: no kernel reaches every partition's counters, which
+  // ending a batched superstep together needs.
+  void refuse_batches() { batch_.allow(false); }
   cudaStream_t stream() const { return stream_.get(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
 
@@ -329,8 +336,9 @@ class PartitionEngine : private gpu::EngineCore,
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
                                 std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
-                          : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
-                            "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
+                          : "  supersteps: each read back (no batches in verbose, distributed or edge-frontier runs, "
+                            "on partitions out of each other's reach, nor with MEDUSA_SUPERSTEP_BATCH=off or "
+                            "MEDUSA_FRONTIER_PULL=always)\n";
     r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;
@@ -410,7 +418,6 @@ class PartitionEngine : private gpu::EngineCore,
   using BatchPart::batch_;
   using BatchPart::step_batchable_;
   using BatchPart::skips_unbatchable;
-  using BatchPart::maybe_start_batch;
 };
 
 }  // namespace gpu

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,23 +40,6 @@ namespace medusa::gpu {
 
 template <class Program>
 class PartitionEngine;
-
-// An event created on the current device.
-class Event {
- public:
-  explicit Event(bool timing = false) {
-    MEDUSA_CUDA_CHECK(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
-  }
-  ~Event() {
-    if (e_) cudaEventDestroy(e_);
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
 
 template <class Program>
 class ReplicaExchange {
@@ -73,11 +57,12 @@ class ReplicaExchange {
       DeviceScope on(engines_[p]->device_ordinal());
       s.copy_stream = std::make_unique<Stream>();
       s.ready = std::make_unique<Event>();
-      s.packed = std::make_unique<Event>(/*timing=*/true);
-      s.sent = std::make_unique<Event>(/*timing=*/true);
+      s.packed = std::make_unique<Event>();
+      s.sent = std::make_unique<Event>();
     }
     // Peer access where the hardware allows it; cudaMemcpyPeerAsync stages through the host
-    // otherwise, which is correct but slow (reported).
+    // otherwise, which is correct but slow (reported), and no batch of supersteps can end on
+    // every partition at once (batch_controller.cuh).
     for (std::size_t p = 0; p < engines_.size(); ++p) {
       for (std::size_t q = 0; q < engines_.size(); ++q) {
         const int a = engines_[p]->device_ordinal(), b = engines_[q]->device_ordinal();
@@ -97,6 +82,8 @@ class ReplicaExchange {
         }
       }
     }
+    if (!peer_ok_)
+      for (auto& e : engines_) e->refuse_batches();
     if (own_.ranks > 1) nccl_ = connect_nccl();
     int tag = 0;  // the route's number: both ranks of a staged route count the routes alike
     for (const PartitionLayout& l : plan_.partitions) {
@@ -188,19 +175,52 @@ class ReplicaExchange {
   Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
   Side& side(std::uint32_t partition) { return sides_[own_.local_index(partition)]; }
 
-  // Adds the previous refresh's copy time (its events are recorded; waits if still in flight).
-  void collect_timing() {
-    if (!timing_pending_) return;
-    float slowest = 0.0f;
-    for (std::size_t q = 0; q < engines_.size(); ++q) {
-      DeviceScope on(engines_[q]->device_ordinal());
-      MEDUSA_CUDA_CHECK(cudaEventSynchronize(sides_[q].sent->get()));
-      float ms = 0.0f;
-      MEDUSA_CUDA_CHECK(cudaEventElapsedTime(&ms, sides_[q].packed->get(), sides_[q].sent->get()));
-      slowest = std::max(slowest, ms);
+  // The timing events of one refresh, per GPU side: packed (on the compute stream) and sent (on
+  // the copy stream). Refreshes inside a batch of supersteps must not wait for the one before
+  // (the host issues the batch ahead of the GPU), so each refresh gets its own pair, and their
+  // times are collected once done.
+  struct RefreshTiming {
+    std::vector<std::unique_ptr<Event>> packed, sent;
+  };
+  RefreshTiming& next_timing() {
+    if (timing_free_.empty()) {
+      RefreshTiming t;
+      for (std::size_t q = 0; q < engines_.size(); ++q) {
+        DeviceScope on(engines_[q]->device_ordinal());
+        t.packed.push_back(std::make_unique<Event>(/*timing=*/true));
+        t.sent.push_back(std::make_unique<Event>(/*timing=*/true));
+      }
+      timing_free_.push_back(std::move(t));
     }
-    seconds_ += slowest / 1e3;
-    timing_pending_ = false;
+    timing_pending_.push_back(std::move(timing_free_.back()));
+    timing_free_.pop_back();
+    return timing_pending_.back();
+  }
+  // Adds the copy time of the refreshes done (`wait`: of all, waiting for those in flight): per
+  // refresh the slowest GPU's copy stream, from packed to sent.
+  void collect_timing(bool wait = true) {
+    while (!timing_pending_.empty()) {
+      RefreshTiming& t = timing_pending_.front();
+      float slowest = 0.0f;
+      for (std::size_t q = 0; q < t.sent.size(); ++q) {
+        DeviceScope on(engines_[q]->device_ordinal());
+        if (!wait) {
+          const cudaError_t done = cudaEventQuery(t.sent[q]->get());
+          if (done == cudaErrorNotReady) {
+            cudaGetLastError();  // (not an error: clear it)
+            return;
+          }
+          MEDUSA_CUDA_CHECK(done);
+        }
+        MEDUSA_CUDA_CHECK(cudaEventSynchronize(t.sent[q]->get()));
+        float ms = 0.0f;
+        MEDUSA_CUDA_CHECK(cudaEventElapsedTime(&ms, t.packed[q]->get(), t.sent[q]->get()));
+        slowest = std::max(slowest, ms);
+      }
+      seconds_ += slowest / 1e3;
+      timing_free_.push_back(std::move(t));
+      timing_pending_.pop_front();
+    }
   }
 
   template <class ArrayOf, class SizeOf>
@@ -208,7 +228,7 @@ class ReplicaExchange {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
     if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
-    collect_timing();
+    collect_timing(/*wait=*/false);
     // Copies land in replica ranges that earlier work of the target may still read, and the
     // packs below reuse buffers the previous refresh's copies may still read.
     for (std::size_t p = 0; p < n; ++p) {
@@ -231,12 +251,13 @@ class ReplicaExchange {
       }
     }
     std::uint64_t bytes = 0;
+    RefreshTiming& timing = next_timing();
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaEventRecord(timing.packed[q]->get(), engines_[q]->stream()));
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].packed->get(), engines_[q]->stream()));
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(sides_[q].copy_stream->get(), sides_[q].packed->get(), 0));
     }
-    timing_pending_ = true;
     for (Route& r : routes_) {
       Engine& owner = engine(r.owner);
       Engine& target = engine(r.target);
@@ -259,6 +280,7 @@ class ReplicaExchange {
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
+      MEDUSA_CUDA_CHECK(cudaEventRecord(timing.sent[q]->get(), sides_[q].copy_stream->get()));
     }
     sent_once_ = true;
     for (auto& s : senders_) {
@@ -310,33 +332,37 @@ class ReplicaExchange {
     return bytes;
   }
 
-  // NCCL: one rank, one engine, one copy stream; every pair of ranks matches its sends and
-  // receives in route order, field by field.
+  // NCCL (one engine per rank, connect_nccl): every pair of ranks matches its sends and receives
+  // in route order, field by field, each on its engine's copy stream.
   template <class ArrayOf, class SizeOf>
   std::uint64_t exchange_through_nccl(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
-    Engine& here = *engines_[0];
-    DeviceScope on(here.device_ordinal());
-    cudaStream_t cs = sides_[0].copy_stream->get();
-    MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, sides_[0].ready->get(), 0));  // replicas still read
+    for (std::size_t p = 0; p < engines_.size(); ++p) {  // replicas the copies land in may still be read
+      DeviceScope on(engines_[p]->device_ordinal());
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(sides_[p].copy_stream->get(), sides_[p].ready->get(), 0));
+    }
     std::uint64_t bytes = 0;
     nccl_->group_start();
     for (Route& r : sends_) {
+      DeviceScope on(engine(r.owner).device_ordinal());
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
-        nccl_->send(r.d_pack.data() + offset * r.count, r.count * size_of(k), own_.rank_of(r.target), cs);
+        nccl_->send(r.d_pack.data() + offset * r.count, r.count * size_of(k), own_.rank_of(r.target),
+                    side(r.owner).copy_stream->get());
         offset += size_of(k);
       }
     }
     for (Route& r : receives_) {
+      Engine& target = engine(r.target);
+      DeviceScope on(target.device_ordinal());
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
-        nccl_->receive(array_of(here, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
-                       own_.rank_of(r.owner), cs);
+        nccl_->receive(array_of(target, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
+                       own_.rank_of(r.owner), side(r.target).copy_stream->get());
         bytes += r.count * size;
       }
+      senders_[own_.local_index(r.target)].push_back(own_.local_index(r.target));
     }
     nccl_->group_end();
-    if (!receives_.empty()) senders_[0].push_back(0);
     return bytes;
   }
 
@@ -346,9 +372,9 @@ class ReplicaExchange {
     const char* env = std::getenv("MEDUSA_NCCL");
     bool usable = NcclLink::available() && !(env != nullptr && std::strcmp(env, "0") == 0) && engines_.size() == 1;
     std::vector<std::byte> mine(1 + sizeof(cudaUUID_t));
-    if (!engines_.empty()) {
+    if (usable) {
       cudaDeviceProp prop{};
-      MEDUSA_CUDA_CHECK(cudaGetDeviceProperties(&prop, engines_[0]->device_ordinal()));
+      MEDUSA_CUDA_CHECK(cudaGetDeviceProperties(&prop, rank_gpu()));
       std::memcpy(mine.data() + 1, &prop.uuid, sizeof(cudaUUID_t));
     }
     mine[0] = std::byte{usable ? std::uint8_t{1} : std::uint8_t{0}};
@@ -359,9 +385,15 @@ class ReplicaExchange {
         usable = std::memcmp(all[q].data() + 1, all[r].data() + 1, sizeof(cudaUUID_t)) != 0;
     }
     if (!usable) return nullptr;
-    DeviceScope on(engines_[0]->device_ordinal());
+    DeviceScope on(rank_gpu());
     return NcclLink::connect(transport_);
   }
+  // The GPU of a rank that NCCL connects: its one engine's (a communicator has one GPU per rank).
+  int rank_gpu() const {
+    MEDUSA_REQUIRE(engines_.size() == 1, "internal: NCCL connects ranks of one engine each");
+    return engines_.front()->device_ordinal();
+  }
+
 
   static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
                      std::size_t n, cudaStream_t s) {
@@ -395,7 +427,8 @@ class ReplicaExchange {
   std::unique_ptr<NcclLink> nccl_;  // routes between ranks device to device, when usable
   bool peer_ok_ = true;
   bool sent_once_ = false;
-  bool timing_pending_ = false;
+  std::deque<RefreshTiming> timing_pending_;  // recorded, not yet collected (oldest first)
+  std::vector<RefreshTiming> timing_free_;
   double seconds_ = 0.0;
   std::vector<Side> sides_;
   std::vector<Route> routes_;             // both ends on this rank: peer copies

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <medusa/tuning.h>
+#include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/cuda/batch_graph.h>
 #include <medusa/backend/cuda/batch_policy.h>
@@ -49,43 +50,65 @@ struct HostVotes {
 
 namespace kernels {
 
-// The end of a batched superstep, after the next frontier is known: counts the edges its
-// frontier launches visited, makes the next frontier the current one and applies the stop rule.
-// Then it begins the next superstep as begin_superstep_kernel would (one launch less per
-// superstep: what a batch of sparse supersteps waits on is launches). One thread.
+// One partition's part in the end of a batched superstep: its counters and batch state, and the
+// frontier launches the host issued on it in that superstep.
 template <class Counters>
-__device__ void end_batched_superstep(Counters* __restrict__ counters, BatchState* __restrict__ b,
-                                      const HostVotes& host, std::uint32_t frontier_launches, bool continue_vote,
-                                      int* next_votes) {
+struct BatchedPartition {
+  Counters* counters;
+  BatchState* b;
+  std::uint32_t frontier_launches;
+};
+// The partitions of a run that end each batched superstep together (at most kMaxBatchedPartitions:
+// a kernel parameter). On k partitions one kernel ends the superstep for all of them, reaching the
+// others' counters through peer access (or on the same GPU).
+constexpr unsigned kMaxBatchedPartitions = 16;
+template <class Counters>
+struct BatchedPartitions {
+  BatchedPartition<Counters> part[kMaxBatchedPartitions];
+  unsigned count;
+};
+
+// The end of a batched superstep, after the next frontiers are known, for one partition or for k
+// together: counts the edges each partition's frontier launches visited, makes each next frontier
+// the current one, and applies the stop rule to the votes of all of them (partition_votes.h), so
+// that they stop at the same superstep. Then it begins the next superstep on every partition as
+// begin_superstep_kernel would (one launch less per superstep: what a batch of sparse supersteps
+// waits on is launches). One thread.
+template <class Counters>
+__device__ void end_batched_superstep(const BatchedPartition<Counters>* parts, unsigned n, const HostVotes& host,
+                                      bool continue_vote) {
   // Volatile reads (L2): when the superstep ends in the kernel whose functors voted, this SM's L1
   // may hold a vote word as a functor read it before another SM set it (detail::vote_store).
-  const volatile Counters* seen = counters;
-  b->edges_visited += frontier_launches * b->active_vertex_edges;
-  b->active_vertices = seen->next_active_vertices;
-  b->active_vertex_edges = seen->next_active_vertex_edges;
-  int votes[kVoteSlots];
-  for (int i = 0; i < kVoteSlots; ++i) votes[i] = seen->votes[i] | host.votes[i];
-  const common::VoteStop stop = common::vote_stop(votes, continue_vote);
-  const bool too_many_messages = votes[kVoteTooManyMessages] != 0;
-  if (stop == common::VoteStop::None && !too_many_messages) {
-    *counters = Counters{};
-    counters->step_state = medusa::detail::StepState{next_votes, ++b->step};
-    return;
+  const volatile int* votes[kMaxBatchedPartitions];
+  for (unsigned p = 0; p < n; ++p) votes[p] = reinterpret_cast<const volatile Counters*>(parts[p].counters)->votes;
+  const common::PartitionedVoteStop stop = common::partitioned_vote_stop(votes, n, host.votes, continue_vote);
+  for (unsigned p = 0; p < n; ++p) {
+    const volatile Counters* seen = parts[p].counters;
+    BatchState* b = parts[p].b;
+    b->edges_visited += parts[p].frontier_launches * b->active_vertex_edges;
+    b->active_vertices = seen->next_active_vertices;
+    b->active_vertex_edges = seen->next_active_vertex_edges;
+    if (!stop.stops()) {
+      Counters* c = parts[p].counters;
+      *c = Counters{};
+      c->step_state = medusa::detail::StepState{reinterpret_cast<int*>(c), ++b->step};  // (votes come first)
+      continue;
+    }
+    b->halted = 1;
+    b->vote_stop = static_cast<int>(stop.stop);
+    b->too_many_messages = stop.too_many_messages ? 1 : 0;
+    b->stop_step = b->step;
   }
-  b->halted = 1;
-  b->vote_stop = static_cast<int>(stop);
-  b->too_many_messages = too_many_messages ? 1 : 0;
-  b->stop_step = b->step;
 }
 
-// After the frontier compaction.
+// After the frontier compactions (of every partition: on k partitions, launched once all of them
+// compacted).
 template <class Counters>
-__global__ void end_batched_superstep_kernel(Counters* __restrict__ counters, BatchState* __restrict__ b,
-                                             HostVotes host, std::uint32_t frontier_launches,
-                                             bool continue_vote, int* next_votes) {
+__global__ void end_batched_superstep_kernel(const BatchedPartitions<Counters> parts, HostVotes host,
+                                             bool continue_vote) {
   await_previous_kernel();
-  if (threadIdx.x != 0 || b->halted != 0) return;
-  end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
+  if (threadIdx.x != 0 || parts.part[0].b->halted != 0) return;
+  end_batched_superstep(parts.part, parts.count, host, continue_vote);
 }
 
 // The end of a batched superstep whose next frontier SetActive() queued (KernelCtx::next_active_queue):
@@ -97,15 +120,12 @@ template <class Counters>
 struct QueuedSuperstepEnd {
   const VertexId* ending;
   std::uint8_t* flags;
-  Counters* counters;
-  BatchState* b;
+  BatchedPartition<Counters> partition;  // (a partition alone: queued frontiers are one-partition forms)
   HostVotes host;
-  std::uint32_t frontier_launches;
   bool continue_vote;
-  int* next_votes;
 
-  __device__ bool halted() const { return b->halted != 0; }
-  __device__ unsigned long long ending_count() const { return b->active_vertices; }
+  __device__ bool halted() const { return partition.b->halted != 0; }
+  __device__ unsigned long long ending_count() const { return partition.b->active_vertices; }
   __device__ void clear(unsigned long long i) const { flags[ending[i]] = 0; }
   // Called by every thread of every block after its share: the last block to get here runs
   // `last()` (on one thread) and ends the superstep.
@@ -115,14 +135,14 @@ struct QueuedSuperstepEnd {
     __syncthreads();
     if (threadIdx.x == 0) {
       __threadfence();
-      is_last = atomicAdd(&b->blocks_done, 1u) == gridDim.x - 1;
+      is_last = atomicAdd(&partition.b->blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!is_last || threadIdx.x != 0) return;
-    b->blocks_done = 0;
+    partition.b->blocks_done = 0;
     __threadfence();
     last();
-    end_batched_superstep(counters, b, host, frontier_launches, continue_vote, next_votes);
+    end_batched_superstep(&partition, 1, host, continue_vote);
   }
 };
 
@@ -284,23 +304,30 @@ class SuperstepBatch {
   std::uint32_t first_step() const { return first_step_; }
   // A frontier launch of the current superstep (its edges are counted on the device).
   void count_frontier_launch() { ++frontier_launches_; }
-  // Issues the end of a batched superstep; true when the batch is full and must be read back.
-  // It also begins the next superstep (whose begin_superstep then launches nothing). With
-  // `ending` (the queue of the frontier that ends) it first clears that frontier's `flags`.
+  // Issues the end of a queued superstep of a partition alone (queued frontiers are one-partition
+  // forms): clears the ending frontier's `flags` (`ending` is its queue), applies the stop rule and
+  // begins the next superstep, in one kernel. Then superstep_ended().
   template <class Counters>
-  bool end_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
-                     bool continue_vote, const VertexId* ending = nullptr, std::uint8_t* flags = nullptr) {
-    if (ending != nullptr) {
-      launch_kernel<kernels::clear_frontier_end_batched_superstep_kernel<Counters>>(
-          end_blocks(), 256, s, queued_end(counters, host_votes, continue_vote, ending, flags));
-      MEDUSA_CUDA_CHECK_LAUNCH("clear_frontier_end_batched_superstep_kernel");
-    } else {
-      launch_kernel<kernels::end_batched_superstep_kernel<Counters>>(
-          1, 32, s, counters, d_state_.data(), host_votes_of(host_votes), frontier_launches_, continue_vote,
-          reinterpret_cast<int*>(counters));
-      MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
-    }
-    return superstep_ended();
+  void end_queued_superstep(cudaStream_t s, Counters* counters, const std::array<int, kVoteSlots>& host_votes,
+                            bool continue_vote, const VertexId* ending, std::uint8_t* flags) {
+    launch_kernel<kernels::clear_frontier_end_batched_superstep_kernel<Counters>>(
+        end_blocks(), 256, s, queued_end(counters, host_votes, continue_vote, ending, flags));
+    MEDUSA_CUDA_CHECK_LAUNCH("clear_frontier_end_batched_superstep_kernel");
+  }
+  // This partition's part in the end of a batched superstep that end_together() ends.
+  template <class Counters>
+  kernels::BatchedPartition<Counters> partition(Counters* counters) const {
+    return {counters, d_state_.data(), frontier_launches_};
+  }
+  // Ends a batched superstep on every partition in `parts` with one kernel on `s` (ordered after
+  // every partition's frontier compaction by the caller): the stop rule over all their votes, then
+  // the next superstep begun on each. Then superstep_ended() on each.
+  template <class Counters>
+  static void end_together(cudaStream_t s, const kernels::BatchedPartitions<Counters>& parts,
+                           const std::array<int, kVoteSlots>& host_votes, bool continue_vote) {
+    launch_kernel<kernels::end_batched_superstep_kernel<Counters>>(1, 32, s, parts, host_votes_of(host_votes),
+                                                                   continue_vote);
+    MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
   }
   // The same for a queued superstep whose end the caller launches, joined with other work
   // (PartitionEngine: the VERTEX launch over a push's receivers): what its kernel needs, then
@@ -309,10 +336,9 @@ class SuperstepBatch {
   kernels::QueuedSuperstepEnd<Counters> queued_end(Counters* counters, const std::array<int, kVoteSlots>& host_votes,
                                                    bool continue_vote, const VertexId* ending,
                                                    std::uint8_t* flags) const {
-    // (the vote slots come first in Counters)
-    return {ending, flags, counters, d_state_.data(), host_votes_of(host_votes), frontier_launches_,
-            continue_vote, reinterpret_cast<int*>(counters)};
+    return {ending, flags, partition(counters), host_votes_of(host_votes), continue_vote};
   }
+  // After the end of a batched superstep was issued; true when the batch is full and must be read back.
   bool superstep_ended() {
     frontier_launches_ = 0;
     next_step_begun_ = true;

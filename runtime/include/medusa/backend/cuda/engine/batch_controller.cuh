@@ -2,6 +2,7 @@
 // the read-back that ends one, and the replays of recorded batches with the host state they need.
 #pragma once
 
+#include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
 #include <medusa/backend/cuda/engine/receiver_queues.cuh>
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace medusa::gpu {
@@ -26,18 +28,24 @@ class BatchController {
 
   // Whether the superstep being issued belongs to a batch.
   bool batching() const { return batch_.active() || batch_.stopped(); }
-  // Ends a batched superstep: promotes the frontiers and applies the stop rule on the device. Returns
-  // the batch's read-back when the batch is full, `last` (maxIteration) or already read back.
-  const gpu::BatchOutcome* finish_batched_superstep(const std::array<int, kVoteSlots>& host_votes, bool last) {
+
+  // The end of a batched superstep, in three steps over every partition of the run (the session
+  // issues each step on all of them before the next), the same for one partition and for k:
+  // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep (a
+  //    partition alone) ends in that same kernel, the stop rule included.
+  // 2. end_batched_supersteps_together: one kernel applies the stop rule to the votes of all the
+  //    partitions and begins the next superstep on each (superstep_batch.cuh).
+  // 3. batched_superstep_outcome: the batch's read-back when it is full, `last` (maxIteration) or
+  //    already read back.
+  void end_batched_superstep_here(const std::array<int, kVoteSlots>& host_votes) {
     Engine& e = self();
     gpu::DeviceScope on(e.device_.ordinal);
+    ended_here_ = true;
     if (batch_.stopped()) {
       e.drop_held();  // (it would do nothing)
-      batch_.restart();
-      return &batch_.outcome();
+      return;
     }
     cudaStream_t s = e.stream_.get();
-    bool full;
     if (e.superstep_queued_) {  // SetActive() queued the next frontier and set its flags
       MEDUSA_REQUIRE(e.slots_ != SlotState::FrontierSources,
                      "internal: message slots pending on a pushed frontier in a queued superstep");
@@ -47,18 +55,55 @@ class BatchController {
         join(batch_.queued_end(e.d_counters_.data(), host_votes, Program::uses.continue_vote,
                                /*ending=*/e.d_active_vertices_.data(), /*its flags=*/e.d_active_flags_.data()));
         e.swap_queued_frontiers();
-        full = batch_.superstep_ended();
       } else {
         e.swap_queued_frontiers();
-        full = batch_.end_superstep(s, e.d_counters_.data(), host_votes, Program::uses.continue_vote,
+        batch_.end_queued_superstep(s, e.d_counters_.data(), host_votes, Program::uses.continue_vote,
                                     /*ending=*/e.d_next_queue_.data(), /*its flags=*/e.d_next_active_vertex_.data());
       }
       ++e.queued_swaps_;
-    } else {
-      e.issue_held();
-      e.promote_frontiers(s);
-      full = batch_.end_superstep(s, e.d_counters_.data(), host_votes, Program::uses.continue_vote);
+      return;
     }
+    e.issue_held();
+    e.promote_frontiers(s);
+    ended_here_ = false;
+  }
+  // `engines`: every partition of the run (unique_ptr<Engine>s), after end_batched_superstep_here
+  // on each. The kernel runs on the last partition's stream once every partition's compaction is
+  // done; the others' next work waits for it.
+  template <class Engines>
+  static void end_batched_supersteps_together(Engines& engines, const std::array<int, kVoteSlots>& host_votes) {
+    kernels::BatchedPartitions<gpu::StepCounters> parts{};
+    for (auto& engine : engines) {
+      Engine& e = *engine;
+      if (e.ended_here_) continue;
+      MEDUSA_REQUIRE(parts.count < kernels::kMaxBatchedPartitions, "internal: too many partitions in a batch");
+      parts.part[parts.count++] = e.batch_.partition(e.d_counters_.data());
+    }
+    if (parts.count == 0) return;
+    MEDUSA_REQUIRE(parts.count == engines.size(), "internal: partitions disagree on a batched superstep's end");
+    Engine& ender = *engines.back();
+    for (auto& e : engines) {  // the ender waits for the others' compactions
+      if (e.get() == &ender) continue;
+      e->record_step_event();
+      ender.wait_step_event(*e);
+    }
+    {
+      gpu::DeviceScope on(ender.device_.ordinal);
+      gpu::SuperstepBatch::end_together(ender.stream_.get(), parts, host_votes, Program::uses.continue_vote);
+    }
+    if (engines.size() == 1) return;
+    ender.record_step_event();
+    for (auto& e : engines)
+      if (e.get() != &ender) e->wait_step_event(ender);
+  }
+  const gpu::BatchOutcome* batched_superstep_outcome(bool last) {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    if (batch_.stopped()) {
+      batch_.restart();
+      return &batch_.outcome();
+    }
+    const bool full = batch_.superstep_ended();
     swaps_by_step_[e.superstep_ - batch_.first_step()] = combined_swaps_;
     e.prefetch_.step_ended(e.superstep_ - batch_.first_step());
     host_edges_by_step_[e.superstep_ - batch_.first_step()] = e.edges_visited_ - batch_start_edges_;
@@ -67,12 +112,40 @@ class BatchController {
     return &take_batch(last);
   }
 
+  // After an exact read-back (collect): whether the last supersteps qualify this partition for a
+  // batch at the next superstep. The session starts batches on every partition or on none.
+  bool wants_batch() {
+    const Engine& e = self();
+    return batch_.should_start(step_batchable_, e.active_vertex_edges_, e.E_, Program::uses.vertex_frontier);
+  }
+  void start_batch() {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    batch_.start(e.stream_.get(), e.superstep_ + 1, e.active_vertex_count_, e.active_vertex_edges_);
+    e.receivers_valid_ = false;
+    if (e.spare_ == SpareState::Dirty) e.spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
+    combined_swaps_ = 0;
+    e.prefetch_.batch_started();
+    batch_start_ = host_step_state();
+    batch_start_edges_ = e.edges_visited_;
+  }
+  bool batch_active() const { return batch_.active(); }
+  // Ends the batch that a read-back let follow on this partition while another's ended: the
+  // partitions batch together or not at all.
+  void leave_batch() {
+    if (!batch_.active()) return;
+    gpu::DeviceScope on(self().device_.ordinal);
+    take_batch(/*leave=*/true);
+  }
+
   // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
   // At the start of every Run: whether its batches are recorded, and no source messages carried
   // over from what ran before.
+  // A recording captures this partition's stream alone: a batch of k partitions spans their streams
+  // and the replica copies, so only a partition that is the whole graph records.
   void begin_run(bool replayable) {
     Engine& e = self();
-    batch_.record_graphs(replayable, e.conf_.maxIteration);
+    batch_.record_graphs(replayable && e.whole_graph(), e.conf_.maxIteration);
     e.prefetch_.invalidate();
   }
   // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
@@ -98,19 +171,17 @@ class BatchController {
   Engine& self() { return static_cast<Engine&>(*this); }
   const Engine& self() const { return static_cast<const Engine&>(*this); }
 
-  // After an exact read-back (collect): starts a batch at the next superstep if the last ones
-  // qualify.
-  void maybe_start_batch() {
+  // Cross-stream order between partitions at a batched superstep's end.
+  void record_step_event() {
     Engine& e = self();
-    if (batch_.should_start(step_batchable_, e.active_vertex_edges_, e.E_, Program::uses.vertex_frontier)) {
-      batch_.start(e.stream_.get(), e.superstep_ + 1, e.active_vertex_count_, e.active_vertex_edges_);
-      e.receivers_valid_ = false;
-      if (e.spare_ == SpareState::Dirty) e.spare_ = SpareState::Unknown;  // (the receiver counts start at 0)
-      combined_swaps_ = 0;
-      e.prefetch_.batch_started();
-      batch_start_ = host_step_state();
-      batch_start_edges_ = e.edges_visited_;
-    }
+    gpu::DeviceScope on(e.device_.ordinal);
+    if (!step_event_) step_event_ = std::make_unique<gpu::Event>();
+    MEDUSA_CUDA_CHECK(cudaEventRecord(step_event_->get(), e.stream_.get()));
+  }
+  void wait_step_event(const Engine& other) {
+    Engine& e = self();
+    gpu::DeviceScope on(e.device_.ordinal);
+    MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(e.stream_.get(), other.step_event_->get(), 0));
   }
 
   // Called by every operation a batch cannot run (it needs exact counts, or its kernels do not
@@ -201,6 +272,8 @@ class BatchController {
   }
 
   gpu::SuperstepBatch batch_;
+  bool ended_here_ = false;  // the batched superstep being ended ended on this partition alone
+  std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.

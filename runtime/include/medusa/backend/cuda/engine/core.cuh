@@ -87,6 +87,8 @@ class EngineCore {
     return gpu::select_device(static_cast<int>(slot) / conf.partitionsPerGpu);
   }
 
+  // This partition is the whole graph: a run of one partition (gpuCount is the run's partition count).
+  bool whole_graph() const { return conf_.gpuCount == 1; }
   // The vote slots are the first member of the device StepCounters.
   int* votes_ptr() const { return reinterpret_cast<int*>(d_counters_.data()); }
 

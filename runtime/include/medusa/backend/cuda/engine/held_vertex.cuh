@@ -26,7 +26,7 @@ class HeldVertex {
 
   explicit HeldVertex(const Tuning& tuning) : end_fusion_(tuning.endFusion != Toggle::Off) {}
 
-  // Held back when it may be the last operation of a queued superstep: finish_batched_superstep
+  // Held back when it may be the last operation of a queued superstep: end_batched_superstep_here
   // then runs it in the kernel that ends the superstep; any other operation issues it first.
   template <class Element>
   bool hold_receiver_vertex(const Element& element) {
