@@ -64,6 +64,7 @@ struct StepCounts {
   std::array<int, kVoteSlots> votes{};
   std::uint64_t active_vertices = 0;
   std::uint64_t active_edges = 0;
+  std::uint8_t frontier_passes = 0;  // FrontierPass bits (pull_fusion.h)
 };
 
 template <class Program, class Engine, class Exchange>
@@ -477,13 +478,15 @@ class PartitionedSession : public SessionBase {
         for (int i = 0; i < kVoteSlots; ++i) total.votes[i] |= c.votes[i];
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
+        total.frontier_passes |= c.frontier_passes;
       }
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
       end_aggregates<Program>(engines_, conf_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())
-        std::fprintf(stderr, "medusa: superstep %u: next frontier %llu vertices, %llu edges%s\n", step,
+        std::fprintf(stderr, "medusa: superstep %u: %snext frontier %llu vertices, %llu edges%s\n", step,
+                     frontier_pass_text(total.frontier_passes).c_str(),
                      static_cast<unsigned long long>(total.active_vertices),
                      static_cast<unsigned long long>(total.active_edges),
                      parts_ > 1 ? " (local copies, replicas included)" : "");
