@@ -24,6 +24,8 @@ namespace {
                "  --runs N          timed runs, each from the initial state (default 1)\n"
                "  --symmetrize      add the reverse of every edge\n"
                "  --direction-optimizing  BFS: add bottom-up steps (Beamer et al.)\n"
+               "  --persistent N    BFS: every level in one cooperative kernel of N blocks with a grid\n"
+               "                    barrier between levels (0: as many as fit at once)\n"
                "  --validate        compare with the CPU reference; exit 1 on mismatch\n",
                description, o.program.c_str());
   std::exit(error.empty() ? 0 : 2);
@@ -69,11 +71,14 @@ Options parse_options(int argc, char** argv, const char* description) {
     else if (a == "--symmetrize") o.symmetrize = true;
     else if (a == "--validate") o.validate = true;
     else if (a == "--direction-optimizing") o.direction_optimizing = true;
+    else if (a == "--persistent") o.persistent_blocks = static_cast<int>(number(o, description, a, value()));
     else if (!a.empty() && a[0] == '-') usage(o, description, "unknown option " + a);
     else if (o.graph_file.empty()) o.graph_file = a;
     else usage(o, description, "more than one graph file given");
   }
   if (o.runs < 1) usage(o, description, "--runs must be at least 1");
+  if (o.persistent_blocks >= 0 && o.direction_optimizing)
+    usage(o, description, "--persistent runs top-down levels only: drop --direction-optimizing");
   return o;
 }
 

@@ -20,6 +20,7 @@ struct Options {
   bool symmetrize = false;
   bool validate = false;
   bool direction_optimizing = false;  // BFS only
+  int persistent_blocks = -1;         // BFS only: >= 0 loops levels in one cooperative kernel (0: all co-resident blocks)
 };
 Options parse_options(int argc, char** argv, const char* description);
 

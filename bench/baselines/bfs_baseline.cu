@@ -62,11 +62,12 @@ __device__ __forceinline__ void visit(std::uint32_t w, std::uint32_t next_level,
   found(w, count, out_q, degree_offset);
 }
 
-__global__ void __launch_bounds__(kBlock)
-    expand_level(const std::uint64_t* __restrict__ offset, const std::uint32_t* __restrict__ adj,
-                 const std::uint32_t* __restrict__ in_q, std::uint32_t in_n, std::uint32_t* __restrict__ out_q,
-                 LevelCount* count, std::uint32_t* visited, std::uint32_t* level, std::uint32_t next_level,
-                 const std::uint64_t* degree_offset) {
+// One level, top-down: the grid expands in_q into out_q. The queue is read from L2 (__ldcg): in the
+// persistent kernel other SMs wrote it, and an earlier level may have left its lines in this SM's L1.
+__device__ __forceinline__ void expand_queue(const std::uint64_t* __restrict__ offset, const std::uint32_t* __restrict__ adj,
+                                             const std::uint32_t* in_q, std::uint32_t in_n, std::uint32_t* out_q,
+                                             LevelCount* count, std::uint32_t* visited, std::uint32_t* level,
+                                             std::uint32_t next_level, const std::uint64_t* degree_offset) {
   __shared__ int owner;
   __shared__ std::uint64_t block_beg, block_end;
   const unsigned lane = threadIdx.x & 31;
@@ -75,7 +76,7 @@ __global__ void __launch_bounds__(kBlock)
     const std::uint64_t i = base + threadIdx.x;
     std::uint64_t beg = 0, end = 0;
     if (i < in_n) {
-      const std::uint32_t v = in_q[i];
+      const std::uint32_t v = __ldcg(in_q + i);
       beg = offset[v];
       end = offset[v + 1];
     }
@@ -107,6 +108,38 @@ __global__ void __launch_bounds__(kBlock)
     }
     // Short lists: each thread its own.
     for (std::uint64_t e = beg; e < end; ++e) visit(adj[e], next_level, visited, level, out_q, count, degree_offset);
+  }
+}
+
+__global__ void __launch_bounds__(kBlock)
+    expand_level(const std::uint64_t* __restrict__ offset, const std::uint32_t* __restrict__ adj,
+                 const std::uint32_t* __restrict__ in_q, std::uint32_t in_n, std::uint32_t* __restrict__ out_q,
+                 LevelCount* count, std::uint32_t* visited, std::uint32_t* level, std::uint32_t next_level,
+                 const std::uint64_t* degree_offset) {
+  expand_queue(offset, adj, in_q, in_n, out_q, count, visited, level, next_level, degree_offset);
+}
+
+// Every level in one cooperative launch (--persistent): a grid barrier stands where one level's
+// kernel ends and the next one's begins, and no size goes to the host. counts[l] holds what level l
+// found; counts[0] is the source. *levels_run: the levels with a non-empty frontier.
+__global__ void __launch_bounds__(kBlock)
+    persistent_levels(const std::uint64_t* __restrict__ offset, const std::uint32_t* __restrict__ adj, std::uint32_t* q0,
+                      std::uint32_t* q1, LevelCount* counts, std::uint32_t* visited, std::uint32_t* level,
+                      std::uint32_t* levels_run) {
+  cg::grid_group grid = cg::this_grid();
+  std::uint32_t* in_q = q0;
+  std::uint32_t* out_q = q1;
+  for (std::uint32_t l = 0;; ++l) {
+    const auto n = static_cast<std::uint32_t>(__ldcg(&counts[l].vertices));
+    if (n == 0) {
+      if (grid.thread_rank() == 0) *levels_run = l;
+      return;
+    }
+    expand_queue(offset, adj, in_q, n, out_q, counts + l + 1, visited, level, l + 1, nullptr);
+    grid.sync();
+    std::uint32_t* const expanded = in_q;
+    in_q = out_q;
+    out_q = expanded;
   }
 }
 
@@ -177,13 +210,15 @@ int main(int argc, char** argv) {
       argc, argv, "bfs_baseline: hand-written CUDA BFS (top-down frontier queue; --direction-optimizing: "
                   "top-down/bottom-up)");
   const bool diropt = opt.direction_optimizing;
-  const char* name = diropt ? "bfs_baseline_do" : "bfs_baseline";
+  const bool persistent = opt.persistent_blocks >= 0;
+  const char* name = diropt ? "bfs_baseline_do" : persistent ? "bfs_baseline_persistent" : "bfs_baseline";
   const baseline::Graph graph = baseline::load_graph(opt, diropt);
   const baseline::Csr& g = graph.out;
   std::printf("%s, source %u\n", graph.description.c_str(), opt.source);
   std::printf("variant: %s, block/warp/thread expansion by degree, visited bitmap\n",
               diropt ? "direction-optimizing (top-down queue / bottom-up bitmap, alpha 14, beta 24)"
-                     : "top-down frontier queue");
+              : persistent ? "top-down frontier queue, every level in one cooperative kernel"
+                           : "top-down frontier queue");
   if (opt.source >= g.vertex_count) {
     std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name, opt.source, g.vertex_count);
     return 2;
@@ -224,6 +259,20 @@ int main(int argc, char** argv) {
   LevelCount* h_count = nullptr;
   CHECK(cudaMallocHost(&h_count, sizeof(LevelCount)));
   LevelCount* scratch = d_counts.p + n + 2;
+  DeviceArray<std::uint32_t> d_levels_run(1);
+  std::uint32_t persistent_grid = 0;
+  if (opt.persistent_blocks >= 0) {
+    int per_sm = 0, cooperative = 0;
+    CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_levels, kBlock, 0));
+    const std::uint32_t fit = static_cast<std::uint32_t>(per_sm) * static_cast<std::uint32_t>(sms);
+    if (!cooperative || fit == 0) {
+      std::fprintf(stderr, "%s: this GPU cannot launch the cooperative kernel of --persistent\n", name);
+      return 2;
+    }
+    persistent_grid = opt.persistent_blocks == 0 ? fit : std::min<std::uint32_t>(opt.persistent_blocks, fit);
+    std::printf("persistent: %u blocks of %d threads (%u fit at once)\n", persistent_grid, kBlock, fit);
+  }
 
   std::vector<std::uint32_t> level(n);
   std::uint64_t edges_visited = 0;
@@ -247,7 +296,18 @@ int main(int argc, char** argv) {
     std::uint64_t frontier_edges = g.offset[opt.source + 1] - g.offset[opt.source];
     std::uint64_t unexplored_edges = g.edge_count() - frontier_edges;
     bool bottom = false;
-    CHECK(cudaEventRecord(start, stream));
+    if (opt.persistent_blocks >= 0) {
+      const LevelCount source{1, 0};
+      CHECK(cudaMemcpyAsync(d_counts.p, &source, sizeof source, cudaMemcpyHostToDevice, stream));
+      CHECK(cudaEventRecord(start, stream));
+      void* args[] = {&d_offset.p, &d_adj.p, &in_q, &out_q, &d_counts.p, &d_visited.p, &d_level.p, &d_levels_run.p};
+      CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(persistent_levels), persistent_grid, kBlock, args, 0,
+                                        stream));
+      CHECK(cudaMemcpyAsync(&levels, d_levels_run.p, 4, cudaMemcpyDeviceToHost, stream));
+      frontier = 0;
+    } else {
+      CHECK(cudaEventRecord(start, stream));
+    }
     while (frontier > 0) {
       LevelCount* next_count = d_counts.p + levels + 1;
       if (diropt && !bottom && frontier_edges > unexplored_edges / kAlpha) {

@@ -67,6 +67,7 @@ struct StepCounts {
   std::array<int, kVoteSlots> votes{};
   std::uint64_t active_vertices = 0;
   std::uint64_t active_edges = 0;
+  std::uint8_t frontier_passes = 0;  // FrontierPass bits (pull_fusion.h)
 };
 
 template <class Program, class Engine, class Exchange>
@@ -484,6 +485,7 @@ class PartitionedSession : public SessionBase {
         or_votes(total.votes.data(), c.votes.data());  // (partition_votes.h: as a batch's end does)
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
+        total.frontier_passes |= c.frontier_passes;
       }
       if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
@@ -491,7 +493,8 @@ class PartitionedSession : public SessionBase {
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())
-        std::fprintf(stderr, "medusa: superstep %u: next frontier %llu vertices, %llu edges%s\n", step,
+        std::fprintf(stderr, "medusa: superstep %u: %snext frontier %llu vertices, %llu edges%s\n", step,
+                     frontier_pass_text(total.frontier_passes).c_str(),
                      static_cast<unsigned long long>(total.active_vertices),
                      static_cast<unsigned long long>(total.active_edges),
                      parts_ > 1 ? " (local copies, replicas included)" : "");

@@ -103,6 +103,16 @@ bool may_push_combine_with(CombinerOp op) {
   return (op == MEDUSA_MIN || op == MEDUSA_MAX || bitwise) && is_atomically_foldable<Msg>;
 }
 
+// How a superstep's frontier passes ran, for the per-superstep line of Config::verbose: bits, as
+// partitions may choose differently.
+enum FrontierPass : std::uint8_t { kFrontierPushed = 1, kFrontierPulled = 2 };
+inline std::string frontier_pass_text(std::uint8_t passes) {
+  if (passes == (kFrontierPushed | kFrontierPulled)) return "frontier pushed and pulled (partitions differ), ";
+  if (passes == kFrontierPushed) return "frontier pushed, ";
+  if (passes == kFrontierPulled) return "frontier pulled, ";
+  return "";
+}
+
 // One line for the sessions' reports (Config::verbose).
 inline std::string fusion_summary() {
   return "pull-fused with edge-parallel ELIST launches that follow InitMessageBuffer, over all "

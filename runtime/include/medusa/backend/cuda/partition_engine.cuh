@@ -207,6 +207,7 @@ class PartitionEngine : private gpu::EngineCore,
     // VERTEX launches may run in a batch; the others may read or write slots.
     if (K == VERTEX ? batch_.stopped() : skips_unbatchable()) return;
     if constexpr (K != VERTEX) materialize_slots();
+    if (K == ELIST && domain == Domain::Active) this->note_frontier_push();
     gpu::run_on_partition<K>(*this, domain, element, range);
   }
   template <class Element>
@@ -257,6 +258,7 @@ class PartitionEngine : private gpu::EngineCore,
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
+    out.frontier_passes = this->take_frontier_passes();
     return out;
   }
 

@@ -144,8 +144,12 @@ class PartitionEngine {
     slots_pending_ = per_source;
     // (Edge-dependent sends are pulled here: the host has no scattered-read penalty to avoid.)
     if constexpr (per_source && common::may_push_combine<Op, Message>) {
-      if (active != nullptr && !frontier_pull_preferred()) return push_combine(op, fill);
+      if (active != nullptr && !frontier_pull_preferred()) {
+        frontier_passes_ |= common::kFrontierPushed;
+        return push_combine(op, fill);
+      }
     }
+    if (active != nullptr) frontier_passes_ |= common::kFrontierPulled;
     const bool write = !slots_pending_;
     bool stop_at_first = false;  // at a vertex's first in-edge from an active source
     if constexpr (common::may_stop_at_first_message<Work, Op, Message>)
@@ -285,6 +289,7 @@ class PartitionEngine {
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
     if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
+    if (K == ELIST && domain == Domain::Active) frontier_passes_ |= common::kFrontierPushed;
     const KernelCtx<Message> c = K == ELIST ? vertex_loop_ctx() : ctx_;
     const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
     const VertexArrays& va = fields_.vertex_arrays();
@@ -391,6 +396,7 @@ class PartitionEngine {
   void begin_superstep(std::uint32_t s) {
     superstep_ = s;
     votes_.fill(0);
+    frontier_passes_ = 0;
   }
   void finish_superstep() {
     if (vertex_frontier_.allocated()) {
@@ -404,6 +410,7 @@ class PartitionEngine {
     for (int i = 0; i < kVoteSlots; ++i) c.votes[i] = votes_.data()[i];
     c.active_vertices = vertex_frontier_.current().size();
     c.active_edges = edge_frontier_.current().size();
+    c.frontier_passes = frontier_passes_;
     return c;
   }
 
@@ -579,6 +586,7 @@ class PartitionEngine {
   KernelCtx<Message> ctx_{};
   std::uint32_t superstep_ = 0;
   std::uint64_t edges_visited_ = 0;
+  std::uint8_t frontier_passes_ = 0;  // this superstep's (common::FrontierPass)
 };
 
 }  // namespace medusa::host

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <type_traits>
 
 namespace medusa::gpu {
@@ -83,7 +84,10 @@ class Fusion {
       // usually never (PageRank, BFS).
       e.slots_ = SlotState::FromSources;
       if constexpr (common::may_push_combine<Op, Message>) {
-        if (frontier && !frontier_pull_preferred()) return push_combine(work, op, fill);
+        if (frontier && !frontier_pull_preferred()) {
+          frontier_passes_ |= common::kFrontierPushed;
+          return push_combine(work, op, fill);
+        }
       }
       constexpr bool may_stop = common::may_stop_at_first_message<Work, Op, Message>;
       // Joinable by a VERTEX launch over the vertices it folds (all, or a partition's owned ones).
@@ -105,7 +109,10 @@ class Fusion {
         gather(gathered, op, e.d_received_.data());
     } else {
       if constexpr (common::may_push_combine<Op, Message>) {
-        if (frontier && push_fold_preferred()) return push_fold(work, op, fill);
+        if (frontier && push_fold_preferred()) {
+          frontier_passes_ |= common::kFrontierPushed;
+          return push_fold(work, op, fill);
+        }
       }
       e.slots_ = SlotState::Written;
       using Source = gpu::FusedSource<Message, VertexArrays, EdgeArrays, Work>;
@@ -113,6 +120,7 @@ class Fusion {
                     e.d_messages_.data(), fill},
              op, e.d_received_.data());
     }
+    if (frontier) frontier_passes_ |= common::kFrontierPulled;
     e.edges_visited_ += frontier ? e.active_vertex_edges_ : e.E_;
   }
   // The gather of a fused pass over every vertex with one message per source waits for the next
@@ -263,6 +271,9 @@ class Fusion {
   bool pull_fusion() const { return pull_fusion_; }
   // Supersteps whose source-message pass the host skipped (source_prefetch.cuh), since the last call.
   std::uint32_t take_source_prefetches() { return prefetch_.take_hits(); }
+  // How this superstep's frontier passes ran (common::FrontierPass), for Config::verbose.
+  std::uint8_t take_frontier_passes() { return std::exchange(frontier_passes_, std::uint8_t{0}); }
+  void note_frontier_push() { frontier_passes_ |= common::kFrontierPushed; }
   // A launch that runs user code: it may change what a prefetched source message would read.
   void note_user_launch() { ++user_launches_; }
 
@@ -305,6 +316,7 @@ class Fusion {
   std::optional<gpu::SourceMessageSource<Message>> pending_gather_;  // (gather_pending())
   gpu::SourcePrefetcher<Message> prefetch_;
   std::uint64_t user_launches_ = 0;  // launches that ran user code (note_user_launch)
+  std::uint8_t frontier_passes_ = 0;
   gpu::DeviceBuffer<unsigned long long> d_bit_range_;  // least and greatest message bits (frontier pull)
   gpu::PinnedBuffer<unsigned long long> h_bit_range_;
 };
