@@ -75,6 +75,7 @@ def main():
          ROOT / "bench/baselines/pagerank_baseline.cu"),
         ("k-core", ROOT / "samples/kcore/kcore.cpp", gen / "kcore/kcore.medusa.cu", None),
         ("HITS", ROOT / "samples/hits/hits.cpp", gen / "hits/hits.medusa.cu", None),
+        ("Triangles", ROOT / "samples/triangles/triangles.cpp", gen / "triangles/triangles.medusa.cu", None),
     ]
     print("| algorithm | Medusa: lines the user writes | medusa-cc: device lines it generates | hand-written CUDA baseline |")
     print("|---|---|---|---|")

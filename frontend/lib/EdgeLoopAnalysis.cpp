@@ -79,7 +79,7 @@ class RegionChecker : public clang::RecursiveASTVisitor<RegionChecker> {
     // value() is the previous superstep's, the same for every edge).
     if (prologue_ && !isNullaryCallOn(call, list_, "size") && !isAggregateValue(call) &&
         !isNullaryCallOn(call, vertex_, "edge_count") && !isNullaryCallOn(call, vertex_, "in_edge_count") &&
-        !isNullaryCallOn(call, vertex_, "id"))
+        !isNullaryCallOn(call, vertex_, "id") && !isNullaryCallOn(call, vertex_, "neighbors"))
       ok = false;
     return ok;
   }

@@ -60,6 +60,10 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     if (isBuiltinMethod(method, "medusa::EdgeBase", "head")) info_.uses_head = true;
     if (isBuiltinMethod(method, "medusa::VertexBase", "SetActive")) info_.sets_vertex_active = true;
     if (isBuiltinMethod(method, "medusa::VertexBase", "combined_msg")) info_.reads_combined = true;
+    if (isBuiltinMethod(method, "medusa::VertexBase", "neighbors") ||
+        isBuiltinMethod(method, "medusa::EdgeBase", "head_neighbors") ||
+        isBuiltinMethod(method, "medusa::EdgeBase", "tail_neighbors"))
+      info_.reads_neighbor_sets = true;
     return true;
   }
 

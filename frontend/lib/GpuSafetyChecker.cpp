@@ -42,8 +42,8 @@ const std::set<std::string> kStdFunctions{"min", "max", "abs", "swap", "move", "
                                           "make_pair"};
 const std::set<std::string> kStdStreams{"cout", "cerr", "clog", "cin", "wcout", "wcerr", "wclog",
                                         "wcin"};
-const std::set<std::string> kMedusaDeviceFunctions{"medusa::Continue", "medusa::Halt",
-                                                   "medusa::Superstep"};
+const std::set<std::string> kMedusaDeviceFunctions{"medusa::Continue", "medusa::Halt", "medusa::Superstep",
+                                                   "medusa::intersect_count", "medusa::for_each_common"};
 const char* const kMedusaDeviceRecords[] = {"medusa::VertexBase",  "medusa::EdgeBase",
                                             "medusa::EdgeList",    "medusa::MessageList",
                                             "medusa::InEdgeList",  "medusa::AggregateBase"};
@@ -410,6 +410,7 @@ void GpuSafetyChecker::checkCallee(const clang::FunctionDecl* caller,
     if (kMedusaDeviceFunctions.count(qualified)) return;
     for (const char* record : kMedusaDeviceRecords)
       if (isSpecializationOf(parent, record)) return;
+    if (parent != nullptr && parent->getQualifiedNameAsString() == "medusa::NeighborSet") return;
     fail(Diag::HostMedusaApi, qualified);
     return;
   }

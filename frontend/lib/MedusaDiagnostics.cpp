@@ -181,6 +181,10 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::InEdgeNeedsCombiner, L::Error,
      "EMV<ELIST>::Run(%0) sends against the edges' direction: the next Medusa operation of '%1' "
      "must be the built-in Combiner(), which folds those messages"},
+    {Diag::NeighborSetOutsideElist, L::Error,
+     "functor '%0' reads neighbour sets (neighbors(), head_neighbors() or tail_neighbors()), which "
+     "only ELIST functors over out-edges (EdgeList) may, but it is %1; move the intersection into an "
+     "ELIST functor"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
               "every Diag has a text");

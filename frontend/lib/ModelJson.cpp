@@ -79,6 +79,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
             j.attribute("combined_msg", f.reads_combined);
           });
           if (f.in_edges) j.attribute("in_edges", true);
+          if (f.reads_neighbor_sets) j.attribute("neighbor_sets", true);
           if (!f.aggregates_added.empty() || !f.aggregates_read.empty())
             j.attributeObject("aggregates", [&] {
               j.attributeArray("add", [&] {
@@ -174,6 +175,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       j.attribute("messages", u.messages);
       j.attribute("edge_reads_combined", u.edge_reads_combined);
       j.attribute("combiner_consumes_slots", u.combiner_consumes_slots);
+      if (u.neighbor_sets) j.attribute("neighbor_sets", true);
     });
   });
   out << "\n";

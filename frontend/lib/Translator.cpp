@@ -109,6 +109,13 @@ class TranslateAction : public clang::ASTFrontendAction {
 
 }  // namespace
 
+// "a VERTEX functor", "an ELIST functor over in-edges (InEdgeList)", for diagnostics.
+static std::string functorKindPhrase(const FunctorInfo& info) {
+  if (info.in_edges) return "an ELIST functor over in-edges (InEdgeList)";
+  const std::string kind = apiKindName(info.kind);
+  return ((kind[0] == 'E' || (kind[0] == 'M' && kind[1] == 'L')) ? "an " : "a ") + kind + " functor";
+}
+
 bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
   const clang::SourceManager& sm = context.getSourceManager();
   MedusaDiagnostics diags(context.getDiagnostics());
@@ -131,11 +138,14 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     checker.checkEdgeFunctorWrites(functor.info, accesses);
     if (functor.info.kind == ApiKind::Elist && functor.info.uses_head)
       diags.report(functor.call_operator->getLocation(), Diag::HeadInElist) << functor.info.name;
+    for (const ParamInfo& p : functor.info.params) functor.info.in_edges |= p.role == ParamRole::InEdgeList;
+    if (functor.info.reads_neighbor_sets && (functor.info.kind != ApiKind::Elist || functor.info.in_edges))
+      diags.report(functor.call_operator->getLocation(), Diag::NeighborSetOutsideElist)
+          << functor.info.name << functorKindPhrase(functor.info);
     checkDeviceFieldTypes(ast.types.vertex, functor.info.vertex_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.vertex, functor.info.head_fields, diags, reported_fields);
     checkDeviceFieldTypes(ast.types.edge, functor.info.edge_fields, diags, reported_fields);
     aggregates.analyzeFunctor(*functor.call_operator, functor.info);
-    for (const ParamInfo& p : functor.info.params) functor.info.in_edges |= p.role == ParamRole::InEdgeList;
     functor.info.edge_loop = edge_loops.analyze(*functor.call_operator, functor.info);
     if (functor.info.in_edges) checkInEdgeFunctor(functor, diags);
     model.functors.push_back(functor.info);

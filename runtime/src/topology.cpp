@@ -126,4 +126,27 @@ Topology Topology::build(VertexId vertex_count, const std::vector<VertexId>& src
   return t;
 }
 
+Topology Topology::with_sorted_rows() const {
+  // Rows sorted in place, then rebuilt: the stable build keeps each row's new order, and
+  // input_edge is composed through the permutation.
+  std::vector<EdgeIndex> order(edge_count);
+  for (EdgeIndex e = 0; e < edge_count; ++e) order[e] = e;
+  const auto V = static_cast<std::int64_t>(vertex_count);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t v = 0; v < V; ++v) {
+    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(out_offsets[v]);
+    const auto end = order.begin() + static_cast<std::ptrdiff_t>(out_offsets[v + 1]);
+    if (!std::is_sorted(begin, end, [&](EdgeIndex a, EdgeIndex b) { return out_dst[a] < out_dst[b]; }))
+      std::stable_sort(begin, end, [&](EdgeIndex a, EdgeIndex b) { return out_dst[a] < out_dst[b]; });
+  }
+  std::vector<VertexId> src(edge_count), dst(edge_count);
+  for (EdgeIndex i = 0; i < edge_count; ++i) {
+    src[i] = edge_src[order[i]];
+    dst[i] = out_dst[order[i]];
+  }
+  Topology sorted = build(vertex_count, src, dst);
+  for (EdgeIndex& e : sorted.input_edge) e = input_edge[order[e]];
+  return sorted;
+}
+
 }  // namespace medusa

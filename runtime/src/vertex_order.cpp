@@ -90,7 +90,7 @@ std::string VertexOrderChoice::describe() const {
   return std::string("vertex order: ") + (by_degree() ? "by descending degree" : "input IDs") + " (" + reason + ")";
 }
 
-PartitionLayout degree_ordered_layout(const Topology& t) {
+PartitionLayout degree_ordered_layout(const Topology& t, bool sorted_rows) {
   const VertexId V = t.vertex_count;
   const EdgeIndex E = t.edge_count;
   PartitionLayout l;
@@ -120,13 +120,26 @@ PartitionLayout degree_ordered_layout(const Topology& t) {
   l.in_degree.resize(V);
 
   // Pass 1, by input ID: each edge's local CSR position, kept in lt.rid until pass 3. Rows are
-  // written in order; only the renumbered row's offset is a random read.
+  // written in order (sorted_rows: in the order of their renumbered heads); only the renumbered
+  // row's offset is a random read.
   const auto n = static_cast<std::int64_t>(V);
-#pragma omp parallel for schedule(dynamic, 4096)
-  for (std::int64_t v = 0; v < n; ++v) {
-    const auto u = static_cast<VertexId>(v);
-    const EdgeIndex out_base = lt.out_offsets[local[u]];
-    for (EdgeIndex e = t.out_offsets[u]; e < t.out_offsets[u + 1]; ++e) lt.rid[e] = out_base + (e - t.out_offsets[u]);
+#pragma omp parallel
+  {
+    std::vector<EdgeIndex> row;
+#pragma omp for schedule(dynamic, 4096)
+    for (std::int64_t v = 0; v < n; ++v) {
+      const auto u = static_cast<VertexId>(v);
+      const EdgeIndex out_base = lt.out_offsets[local[u]], begin = t.out_offsets[u], end = t.out_offsets[u + 1];
+      if (!sorted_rows) {
+        for (EdgeIndex e = begin; e < end; ++e) lt.rid[e] = out_base + (e - begin);
+        continue;
+      }
+      row.resize(end - begin);
+      std::iota(row.begin(), row.end(), begin);
+      std::stable_sort(row.begin(), row.end(),
+                       [&](EdgeIndex a, EdgeIndex b) { return local[t.out_dst[a]] < local[t.out_dst[b]]; });
+      for (std::size_t k = 0; k < row.size(); ++k) lt.rid[row[k]] = out_base + k;
+    }
   }
   // Pass 2, by local ID: copy each row renumbered. In-edges stay in the input order's order (by
   // the source's input ID), so combiners fold messages in the same order.
@@ -135,9 +148,10 @@ PartitionLayout degree_ordered_layout(const Topology& t) {
     const VertexId u = l.global_id[i];
     const EdgeIndex out_begin = t.out_offsets[u], out_count = t.out_degree(u), lo = lt.out_offsets[i];
     for (EdgeIndex k = 0; k < out_count; ++k) {
-      lt.out_dst[lo + k] = local[t.out_dst[out_begin + k]];
-      lt.edge_src[lo + k] = static_cast<VertexId>(i);
-      l.input_edge[lo + k] = t.input_edge[out_begin + k];
+      const EdgeIndex to = sorted_rows ? lt.rid[out_begin + k] : lo + k;
+      lt.out_dst[to] = local[t.out_dst[out_begin + k]];
+      lt.edge_src[to] = static_cast<VertexId>(i);
+      l.input_edge[to] = t.input_edge[out_begin + k];
     }
     const EdgeIndex in_begin = t.in_offsets[u], in_count = t.in_degree(u), li = lt.in_offsets[i];
     for (EdgeIndex k = 0; k < in_count; ++k) {

@@ -75,6 +75,7 @@ enum class Diag {
   InEdgeLoopNotParallel,
   InEdgeWritesVertex,
   InEdgeNeedsCombiner,
+  NeighborSetOutsideElist,
   Count
 };
 

@@ -101,6 +101,7 @@ struct FunctorInfo {
   bool uses_superstep = false;
   bool uses_head = false;
   bool reads_combined = false;  // calls combined_msg() on its vertex or a head vertex
+  bool reads_neighbor_sets = false;  // neighbors(), head_neighbors(), tail_neighbors()
   std::vector<DomainUse> domains;  // of every Run call that launches it
   std::optional<EdgeLoopInfo> edge_loop;  // ELIST only, when proven edge-parallel
   // VERTEX only: the ELIST functor whose pass over every vertex precedes each of its launches over
@@ -201,6 +202,7 @@ struct ProgramUsesInfo {
   bool messages = false;
   bool edge_reads_combined = false;  // an ELIST/EDGE functor calls combined_msg()
   bool combiner_consumes_slots = false;  // SlotLifetimeAnalysis
+  bool neighbor_sets = false;  // a functor reads neighbour sets: sorted CSR rows
 };
 
 struct ProgramModel {

@@ -3,6 +3,7 @@
 // Everything here is MEDUSA_HD and compiles as CUDA or as plain C++.
 #pragma once
 
+#include <medusa/neighbor_sets.h>
 #include <medusa/types.h>
 
 #include <cstdint>
@@ -173,6 +174,13 @@ MEDUSA_HD inline VertexId global_vertex(const KernelCtx<Msg>& c, VertexId local)
   return c.global_id != nullptr ? c.global_id[local] : local;
 }
 
+// Local vertex v's out-neighbour row (sorted when the program uses neighbour sets).
+template <class Msg>
+MEDUSA_HD inline NeighborSet neighbor_row(const KernelCtx<Msg>& c, VertexId v) {
+  const EdgeIndex begin = c.out_offsets[v];
+  return NeighborSet(c.out_dst + begin, static_cast<std::uint32_t>(c.out_offsets[v + 1] - begin), c.global_id);
+}
+
 MEDUSA_HD inline const StepState& step_state() {
 #if defined(__CUDA_ARCH__)
   return *s_step_state;
@@ -211,6 +219,7 @@ struct VertexHandle {
                                       medusa_ctx_->in_offsets[medusa_id_]);
   }
   MEDUSA_HD Msg combined_msg() const { return medusa_ctx_->combined[medusa_id_]; }
+  MEDUSA_HD NeighborSet neighbors() const { return detail::neighbor_row(*medusa_ctx_, medusa_id_); }
   MEDUSA_HD void SetActive() const {
     if (medusa_ctx_->next_active_queue != nullptr)
       detail::queue_active(*medusa_ctx_, medusa_id_);
@@ -232,6 +241,8 @@ struct EdgeHandle {
 
   MEDUSA_HD VertexId head_id() const { return detail::global_vertex(*medusa_ctx_, medusa_head_); }
   MEDUSA_HD VertexId tail_id() const { return detail::global_vertex(*medusa_ctx_, medusa_tail_); }
+  MEDUSA_HD NeighborSet head_neighbors() const { return detail::neighbor_row(*medusa_ctx_, medusa_head_); }
+  MEDUSA_HD NeighborSet tail_neighbors() const { return detail::neighbor_row(*medusa_ctx_, medusa_tail_); }
   // Sends msg along this edge to its tail.
   MEDUSA_HD void sendMsg(const Msg& msg) const {
     const KernelCtx<Msg>& c = *medusa_ctx_;

@@ -10,6 +10,7 @@
 #include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
+#include <medusa/neighbor_sets.h>
 #include <medusa/print_error.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
@@ -36,6 +37,7 @@ struct VertexBase {
   std::uint32_t edge_count() const;      // out-degree
   std::uint32_t in_edge_count() const;   // in-degree
   Message combined_msg() const;          // result of the last Combiner() for this vertex
+  NeighborSet neighbors() const;         // sorted out-neighbours (ELIST only; neighbor_sets.h)
   void SetActive() const;                // active in the next superstep
 };
 
@@ -46,6 +48,8 @@ struct EdgeBase {
   VertexId head_id() const;              // the paper's head: the vertex the edge leaves
   VertexId tail_id() const;              // the vertex the edge enters
   const Vertex& head() const;            // read-only view of the head vertex
+  NeighborSet head_neighbors() const;    // the head's sorted out-neighbours (ELIST only)
+  NeighborSet tail_neighbors() const;    // the tail's sorted out-neighbours (ELIST only)
   void sendMsg(const message_type& msg) const;  // to the tail
   void SetActive() const;                // active in the next superstep
 };

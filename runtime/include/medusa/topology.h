@@ -33,6 +33,10 @@ struct Topology {
   // self loops are kept.
   static Topology build(VertexId vertex_count, const std::vector<VertexId>& src,
                         const std::vector<VertexId>& dst);
+
+  // The same graph with each vertex's out-edges ordered by destination (equal destinations keep
+  // their order); input_edge still maps CSR positions to the user's edges. For neighbour sets.
+  Topology with_sorted_rows() const;
 };
 
 }  // namespace medusa

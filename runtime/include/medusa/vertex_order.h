@@ -64,7 +64,8 @@ inline bool degree_order_pays(VertexId vertices, double top_share) {
 // ties by ID. Each vertex keeps its out-edges and in-edges in the input order's order, so combiners
 // fold the same messages in the same order and results match the input order exactly. The
 // layout's input_edge maps local CSR positions to the user's edges; its topology's is left empty.
-PartitionLayout degree_ordered_layout(const Topology& t);
+// sorted_rows: each out-edge row is ordered by local tail ID instead (neighbour sets).
+PartitionLayout degree_ordered_layout(const Topology& t, bool sorted_rows = false);
 
 // MemAvailable of /proc/meminfo; 0 where unknown.
 std::uint64_t available_host_bytes();

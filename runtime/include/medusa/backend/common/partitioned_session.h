@@ -97,6 +97,10 @@ class PartitionedSession : public SessionBase {
     MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
                    "Config::distributed: the program uses global aggregates, which are not folded across "
                    "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
+    MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
+                   "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
+                   "need every vertex's whole out-edge row in one partition: run it on one partition "
+                   "(Config::gpuCount = 1, no Config::distributed)");
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
@@ -553,13 +557,18 @@ class PartitionedSession : public SessionBase {
   }
 
   // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
-  // (vertex_order.h).
+  // (vertex_order.h). Neighbour sets need each row sorted by the IDs the engine uses.
   std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
     order_ = choose_vertex_order(t, conf_.vertexOrder, available_host_bytes());
-    if (!order_.by_degree())
+    constexpr bool sorted_rows = Program::uses.neighbor_sets;
+    if (!order_.by_degree()) {
+      if constexpr (sorted_rows) {  // (the engine copies what it needs: the sorted copy goes when this returns)
+        const Topology sorted = t.with_sorted_rows();
+        return std::make_unique<Engine>(PartitionView::whole(sorted), graph, graph.initially_active(), conf_, 0);
+      }
       return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf_, 0);
-    // The engine copies what it needs: the renumbered layout goes when this returns.
-    const PartitionLayout renumbered = degree_ordered_layout(t);
+    }
+    const PartitionLayout renumbered = degree_ordered_layout(t, sorted_rows);
     std::vector<VertexId> seeds(graph.initially_active());
     std::sort(seeds.begin(), seeds.end());
     return std::make_unique<Engine>(PartitionView::of(renumbered), graph, local_seeds(seeds, renumbered), conf_, 0);
