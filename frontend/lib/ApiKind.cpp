@@ -87,6 +87,8 @@ ProgramUsesInfo ProgramModel::uses() const {
     u.vertex_frontier |= f.sets_vertex_active;
     u.edge_frontier |= f.sets_edge_active;
     u.messages |= f.sends_messages;
+    u.reads_by_id |= f.reads_by_id;
+    u.sends_by_id |= f.sends_by_id;
     // ELIST/EDGE functors read combined_msg() of their vertex / an edge's head vertex.
     u.edge_reads_combined |=
         f.reads_combined && (f.kind == ApiKind::Elist || f.kind == ApiKind::Edge);

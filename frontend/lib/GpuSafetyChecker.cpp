@@ -43,7 +43,7 @@ const std::set<std::string> kStdFunctions{"min", "max", "abs", "swap", "move", "
 const std::set<std::string> kStdStreams{"cout", "cerr", "clog", "cin", "wcout", "wcerr", "wclog",
                                         "wcin"};
 const std::set<std::string> kMedusaDeviceFunctions{"medusa::Continue", "medusa::Halt",
-                                                   "medusa::Superstep"};
+                                                   "medusa::Superstep", "medusa::vertex_at"};
 const char* const kMedusaDeviceRecords[] = {"medusa::VertexBase",  "medusa::EdgeBase",
                                             "medusa::EdgeList",    "medusa::MessageList",
                                             "medusa::InEdgeList",  "medusa::AggregateBase"};

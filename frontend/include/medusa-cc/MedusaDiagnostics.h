@@ -75,6 +75,11 @@ enum class Diag {
   InEdgeLoopNotParallel,
   InEdgeWritesVertex,
   InEdgeNeedsCombiner,
+  // Reads and sends by vertex id
+  ByIdWrite,
+  ByIdReadOfWrittenField,
+  ByIdNotIntegral,
+  ByIdElement,
   Count
 };
 

@@ -52,6 +52,8 @@ enum ProgramUse : std::uint32_t {
   kUsesEdgeReadsCombined = 1u << 6,
   kUsesVertexEdgeLoops = 1u << 7,
   kUsesCombinerConsumesSlots = 1u << 8,
+  kUsesReadsById = 1u << 9,
+  kUsesSendsById = 1u << 10,
 };
 constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
   return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
@@ -72,6 +74,8 @@ struct ProgramUses {
   // medusa-cc proved that no message slot is read after the Combiner that folded it, before
   // InitMessageBuffer rewrites them all: a pushed frontier need not write its slots.
   bool combiner_consumes_slots = false;
+  bool reads_by_id = false;  // a functor reads another vertex's fields: vertex_at(element, id)
+  bool sends_by_id = false;  // a functor sends to a vertex by id: sendMsgTo(id, msg) (by_id.h)
 
   static constexpr ProgramUses of(ProgramUse flags) {
     ProgramUses u;
@@ -84,6 +88,8 @@ struct ProgramUses {
     u.edge_reads_combined = (flags & kUsesEdgeReadsCombined) != 0;
     u.vertex_edge_loops = (flags & kUsesVertexEdgeLoops) != 0;
     u.combiner_consumes_slots = (flags & kUsesCombinerConsumesSlots) != 0;
+    u.reads_by_id = (flags & kUsesReadsById) != 0;
+    u.sends_by_id = (flags & kUsesSendsById) != 0;
     return u;
   }
 };

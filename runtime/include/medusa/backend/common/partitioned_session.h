@@ -93,6 +93,12 @@ class PartitionedSession : public SessionBase {
     MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
                    "Config::distributed: the program uses global aggregates, which are not folded across "
                    "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
+    MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
+                   "gpuCount = " + std::to_string(conf.gpuCount) +
+                       (ranks_.distributed() ? " over MPI ranks" : "") +
+                       ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
+                       "belong to another partition, which partitioned runs do not support yet; run it with "
+                       "gpuCount = 1 in one process");
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
@@ -149,6 +155,10 @@ class PartitionedSession : public SessionBase {
 
   template <class Op>
   void combine(const Op& op) {
+    if constexpr (Program::uses.sends_by_id)
+      if (!common::is_builtin_combiner_op<Op>::value)
+        MEDUSA_THROW("Combiner(op): the program sends by vertex id (sendMsgTo), which folds with the built-in "
+                     "combiner of Config::combinerOpType; call Combiner() instead");
     flush_deferred();
     for (auto& e : engines_) e->combine(op);
   }
@@ -167,7 +177,11 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
-    if (in_edges_.held()) return in_edges_.run();  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
+    if (in_edges_.held()) {
+      MEDUSA_REQUIRE(!Program::uses.sends_by_id, "an in-edge ELIST functor in a program that sends by vertex id "
+                                                 "(sendMsgTo): its pulled Combiner does not fold sends by id yet");
+      return in_edges_.run();
+    }  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
     if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
@@ -396,7 +410,7 @@ class PartitionedSession : public SessionBase {
     for (auto& e : engines_) {
       // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
       Tuning run = conf_.tuning;
-      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off)
+      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off || Program::uses.sends_by_id)
         run.superstepBatch = SuperstepBatching::Off;
       e->set_run_tuning(run);
     }
@@ -535,7 +549,10 @@ class PartitionedSession : public SessionBase {
   // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
   // (vertex_order.h).
   std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
-    order_ = choose_vertex_order(t, conf_.vertexOrder, available_host_bytes());
+    // Vertex ids that functors hold in fields (reads and sends by id) are the user's.
+    const bool by_id = Program::uses.reads_by_id || Program::uses.sends_by_id;
+    order_ = choose_vertex_order(t, by_id ? VertexOrder::Input : conf_.vertexOrder, available_host_bytes());
+    if (by_id) order_.reason = "input order: the program reads or sends by vertex id";
     if (!order_.by_degree())
       return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf_, 0);
     // The engine copies what it needs: the renumbered layout goes when this returns.

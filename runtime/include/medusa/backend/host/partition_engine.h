@@ -93,6 +93,7 @@ class PartitionEngine {
       Message acc = init;
       const EdgeIndex end = in_off[v + 1] * m;
       for (EdgeIndex s = in_off[v] * m; s < end; ++s) acc = op(acc, slots[s]);
+      if constexpr (Program::uses.sends_by_id) acc = op(acc, sent_by_id_[v]);  // (by_id.h)
       out[v] = acc;
     }
   }
@@ -279,6 +280,7 @@ class PartitionEngine {
     messages_.fill(init_value_);
     if (send_counts_.allocated()) send_counts_.fill(0u);
     if (received_.allocated()) received_.fill(0);
+    if constexpr (Program::uses.sends_by_id) sent_by_id_.fill(init_value_);
   }
   // ---- Launches (the session checked the domain and chose the range) ----
   template <ApiKind K, class Element>
@@ -494,6 +496,7 @@ class PartitionEngine {
 
   void allocate_runtime_buffers(const std::vector<VertexId>& seeds) {
     combined_.allocate(vertex_count_);
+    if (Program::uses.sends_by_id) sent_by_id_.allocate(vertex_count_), sent_by_id_.fill(Message{});
     if (Program::uses.messages) ensure_message_buffer();
     if (Program::uses.received) received_.allocate(vertex_count_);
     if (Program::uses.vertex_frontier) {
@@ -516,6 +519,8 @@ class PartitionEngine {
     ctx_.next_active_vertex = vertex_frontier_.next_flags();
     ctx_.next_active_edge = edge_frontier_.next_flags();
     ctx_.received = received_.data();
+    ctx_.sent_by_id = sent_by_id_.allocated() ? sent_by_id_.data() : nullptr;
+    ctx_.sent_by_id_op = static_cast<int>(conf_.combinerOpType);
     ctx_.votes = votes_.data();
     if (!global_id_.empty()) {
       ctx_.global_id = global_id_.data();
@@ -570,6 +575,7 @@ class PartitionEngine {
   HostArray<Message> messages_;
   HostArray<std::uint32_t> send_counts_;
   HostArray<Message> combined_;
+  HostArray<Message> sent_by_id_;  // sends by vertex id (by_id.h), one per vertex
   HostArray<std::uint8_t> received_;
   std::vector<VertexId> received_queue_;
   Frontier<VertexId> vertex_frontier_;
