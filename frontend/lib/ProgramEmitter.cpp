@@ -355,7 +355,8 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
   for (const auto& [uses, prefix] :
        {std::pair{&functor.vertex_fields, std::string("vertex.")},
         std::pair{&functor.edge_fields, std::string("edge.")},
-        std::pair{&functor.head_fields, std::string("head.")}}) {
+        std::pair{&functor.head_fields, std::string("head.")},
+        std::pair{&functor.by_id_fields, std::string("vertex_at.")}}) {
     const RecordInfo& record = prefix == "edge." ? model_.edge : model_.vertex;
     std::string r = fieldList(record, *uses, prefix, false), w = fieldList(record, *uses, prefix, true);
     if (!r.empty()) reads.push_back(r);
