@@ -190,6 +190,7 @@ class Planner {
                                                                : "no frontier";
     if (!model_.aggregates.empty())
       return votes + "; " + frontier + "; aggregates; read back after every superstep (no batches)";
+    if (u.sends_by_id) return votes + "; " + frontier + "; sends by id; read back after every superstep (no batches)";
     return votes + "; " + frontier + "; read back after each superstep, or once per batch";
   }
 

@@ -12,9 +12,8 @@
 #include <medusa/medusa.h>
 
 #include "../common/sample_cli.h"
-#include "cc_cpu.h"
+#include "cc_results.h"
 
-#include <cstdio>
 #include <string>
 
 using namespace medusa;
@@ -81,19 +80,7 @@ int main(int argc, char** argv) try {
   samples::print_summary("cc", stats, my_graph.edge_count());
 
   auto label = [&](VertexId v) { return my_graph.vertex(v).label; };
-  if (!opt.output.empty() && !samples::write_results(opt.output, my_graph.vertex_count(), label)) return 1;
-  if (!opt.validate) return 0;
-
-  // Hooking follows out-edges only: on a directed graph its labels are not components.
-  if (const std::int64_t e = samples::edge_without_reverse(edges); e >= 0) {
-    std::printf("validation: FAILED (component = smallest vertex id): the graph is not symmetric (edge %u -> %u "
-                "has no reverse), and components need both directions: rerun with --symmetrize\n",
-                edges.src[e], edges.dst[e]);
-    return 1;
-  }
-  const std::vector<std::uint32_t> expected = components_cpu(edges.vertex_count, edges.src, edges.dst);
-  return samples::validate_vertices("component = smallest vertex id, vs union-find, exact", my_graph.vertex_count(),
-                                    label, [&](VertexId v) { return expected[v]; });
+  return samples::report_components(opt, edges, my_graph.vertex_count(), label);
 } catch (const std::exception& e) {  // a bad graph file, too little device memory, ...
   return print_error(e);
 }
