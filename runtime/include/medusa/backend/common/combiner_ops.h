@@ -89,6 +89,13 @@ template <class T>
 struct is_bit_or_and_op<BitOrOp<T>> : std::true_type {};
 template <class T>
 struct is_bit_or_and_op<BitAndOp<T>> : std::true_type {};
+
+// A program that sends only by id (medusa/by_id.h, no sendMsg) leaves every slot at the fill
+// value, which min, max and bitwise or / and fold away (the per-vertex value started at the fill):
+// its Combiner is then the sends by id alone.
+template <class Program, class Op>
+inline constexpr bool combines_only_sends_by_id =
+    Program::uses.sends_by_id && !Program::uses.messages && (is_min_max_op<Op>::value || is_bit_or_and_op<Op>::value);
 template <class Op>
 inline constexpr bool is_idempotent_op =
     is_min_max_op<Op>::value || is_logical_op<Op>::value || is_bit_or_and_op<Op>::value;

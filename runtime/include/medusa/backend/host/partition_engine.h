@@ -26,6 +26,7 @@
 #include <medusa/topology.h>
 #include <medusa/types.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -82,6 +83,10 @@ class PartitionEngine {
   void combine(const Op& op) {
     ensure_message_buffer();
     materialize_slots();
+    if constexpr (common::combines_only_sends_by_id<Program, Op>) {
+      std::copy(sent_by_id_.data(), sent_by_id_.data() + combine_count_, combined_.data());
+      return;
+    }
     const auto V = static_cast<std::int64_t>(combine_count_);  // the outermost replicas have no in-edges here
     const std::uint32_t m = conf_.messagesPerEdge;
     const EdgeIndex* in_off = in_offsets_.data();

@@ -43,6 +43,11 @@ class MessageStore {
     materialize_slots();
     e.receivers_valid_ = false;
     cudaStream_t s = e.stream_.get();
+    if constexpr (common::combines_only_sends_by_id<Program, Op>) {
+      MEDUSA_CUDA_CHECK(cudaMemcpyAsync(d_combined_.data(), d_sent_by_id_.data(), e.V_ * sizeof(Message),
+                                        cudaMemcpyDeviceToDevice, s));
+      return;
+    }
     if (e.combiner_ != CombinerStrategy::Cub) {
       e.gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
     } else {
