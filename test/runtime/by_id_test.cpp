@@ -153,7 +153,7 @@ medusa::Graph<by_id_test::Vertex, by_id_test::Edge> by_id_graph(std::vector<std:
 }
 }  // namespace
 
-TEST_CASE("Sends by id fold with the edge messages under every built-in combiner; reads by id", "[runtime]") {
+TEST_CASE("Sends by id fold with the edge messages under every built-in combiner, and reads by id", "[runtime]") {
   using namespace by_id_test;
   struct Case {
     medusa::CombinerOp op;

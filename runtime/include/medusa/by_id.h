@@ -59,6 +59,15 @@ MEDUSA_HD inline void atomic_fold_builtin(Msg* slot, const Msg& x, int op) {
   using Word = std::conditional_t<sizeof(Msg) == 4, unsigned int, unsigned long long>;
   Word* word = reinterpret_cast<Word*>(slot);
 #if defined(__CUDA_ARCH__)
+  // The hardware's atomics where CUDA has one for the type: hooking in connected components sends
+  // many values to one root, where a compare-and-swap loop would retry.
+  constexpr bool native = std::is_same_v<Msg, int> || std::is_same_v<Msg, unsigned int> ||
+                          std::is_same_v<Msg, unsigned long long> || std::is_same_v<Msg, long long>;
+  if constexpr (native) {
+    if (op == MEDUSA_MIN) return (void)(x < *slot ? atomicMin(slot, x) : x);
+    if (op == MEDUSA_MAX) return (void)(*slot < x ? atomicMax(slot, x) : x);
+    if (op == MEDUSA_SUM && !std::is_same_v<Msg, long long>) return (void)atomicAdd(slot, x);
+  }
   Word seen = *reinterpret_cast<volatile Word*>(word);
 #else
   Word seen = __atomic_load_n(word, __ATOMIC_RELAXED);
