@@ -38,7 +38,7 @@ ORDER = ["pagerank", "pagerank_baseline", "bfs_q", "bfs_baseline", "cc", "sssp_q
 # so the default suite leaves it out; --only 'grid-2048/pagerank_vertex_loops*' (etc.) runs it.
 OPT_IN = {"pagerank_vertex_loops", "pagerank_vertex_loops_csr"}
 NEEDS_SOURCE = {"bfs_q", "bfs_n", "sssp", "sssp_q", "bfs_baseline", "bfs_baseline_do"}
-NEEDS_SYMMETRIC = {"cc"}  # label propagation computes components of an undirected graph
+NEEDS_SYMMETRIC = {"cc", "cc_lp"}  # components of an undirected graph
 # Medusa / baseline pairs whose time ratio is the framework's overhead; PageRank per iteration.
 # The top-down baseline is the overhead measure (bfs_q is top-down too); the direction-optimizing one
 # shows what the algorithm alone would gain.

@@ -76,6 +76,8 @@ def main():
         ("k-core", ROOT / "samples/kcore/kcore.cpp", gen / "kcore/kcore.medusa.cu", None),
         ("HITS", ROOT / "samples/hits/hits.cpp", gen / "hits/hits.medusa.cu", None),
         ("Triangles", ROOT / "samples/triangles/triangles.cpp", gen / "triangles/triangles.medusa.cu", None),
+        ("CC (hooking and pointer jumping)", ROOT / "samples/cc/cc.cpp", gen / "cc/cc.medusa.cu", None),
+        ("CC (label propagation)", ROOT / "samples/cc/cc_lp.cpp", gen / "cc_lp/cc_lp.medusa.cu", None),
     ]
     print("| algorithm | Medusa: lines the user writes | medusa-cc: device lines it generates | hand-written CUDA baseline |")
     print("|---|---|---|---|")

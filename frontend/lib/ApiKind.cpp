@@ -88,6 +88,8 @@ ProgramUsesInfo ProgramModel::uses() const {
     u.edge_frontier |= f.sets_edge_active;
     u.messages |= f.sends_messages;
     u.neighbor_sets |= f.reads_neighbor_sets;
+    u.reads_by_id |= f.reads_by_id;
+    u.sends_by_id |= f.sends_by_id;
     // ELIST/EDGE functors read combined_msg() of their vertex / an edge's head vertex.
     u.edge_reads_combined |=
         f.reads_combined && (f.kind == ApiKind::Elist || f.kind == ApiKind::Edge);

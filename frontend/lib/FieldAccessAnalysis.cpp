@@ -19,6 +19,28 @@ bool isHeadCall(const clang::Expr* expr) {
   return call != nullptr && isBuiltinMethod(call->getMethodDecl(), "medusa::EdgeBase", "head");
 }
 
+// A call to medusa::vertex_at (through casts, a temporary or a copy of its result).
+const clang::CallExpr* vertexAtCall(const clang::Expr* expr) {
+  if (expr == nullptr) return nullptr;
+  expr = expr->IgnoreParenCasts();
+  if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+    expr = temporary->getSubExpr()->IgnoreParenCasts();
+  if (const auto* copy = llvm::dyn_cast<clang::CXXConstructExpr>(expr))
+    if (copy->getNumArgs() == 1) return vertexAtCall(copy->getArg(0));
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(expr);
+  const clang::FunctionDecl* callee = call != nullptr ? call->getDirectCallee() : nullptr;
+  return callee != nullptr && callee->getQualifiedNameAsString() == "medusa::vertex_at" ? call : nullptr;
+}
+
+// The object of a field access is another vertex, read by id: vertex_at(...) itself, or a
+// variable initialised from it (`const Vertex& u = vertex_at(v, id);`).
+bool isReadById(const clang::Expr* base) {
+  if (vertexAtCall(base) != nullptr) return true;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base->IgnoreParenCasts());
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var != nullptr && vertexAtCall(var->getInit()) != nullptr;
+}
+
 class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
  public:
   AccessCollector(FieldAccessAnalysis& analysis, const GraphTypes& types, FunctorInfo& info,
@@ -30,7 +52,10 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     if (field == nullptr) return true;
     const clang::Decl* parent = field->getParent()->getCanonicalDecl();
     FieldOwner owner;
-    if (types_.vertex && parent == static_cast<const clang::Decl*>(types_.vertex->getCanonicalDecl()))
+    if (types_.vertex && parent == static_cast<const clang::Decl*>(types_.vertex->getCanonicalDecl()) &&
+        isReadById(member->getBase()))
+      owner = FieldOwner::ById;
+    else if (types_.vertex && parent == static_cast<const clang::Decl*>(types_.vertex->getCanonicalDecl()))
       // An EDGE functor has no vertex parameter: every vertex it reaches is its head, whether
       // through e.head().f or a reference bound to e.head().
       owner = isHeadCall(member->getBase()) || info_.kind == ApiKind::Edge ? FieldOwner::HeadVertex
@@ -45,6 +70,7 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     accesses_.push_back(access);
     auto& fields = owner == FieldOwner::Vertex ? info_.vertex_fields
                    : owner == FieldOwner::Edge ? info_.edge_fields
+                   : owner == FieldOwner::ById ? info_.by_id_fields
                                                : info_.head_fields;
     FieldUse& summary = fields[field->getNameAsString()];
     summary.read |= use.read;
@@ -64,6 +90,12 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
         isBuiltinMethod(method, "medusa::EdgeBase", "head_neighbors") ||
         isBuiltinMethod(method, "medusa::EdgeBase", "tail_neighbors"))
       info_.reads_neighbor_sets = true;
+    if ((isBuiltinMethod(method, "medusa::VertexBase", "sendMsgTo") ||
+         isBuiltinMethod(method, "medusa::EdgeBase", "sendMsgTo")) &&
+        call->getNumArgs() == 2) {
+      info_.sends_by_id = true;
+      analysis_.recordByIdCall({call, true, call->getArg(0)->IgnoreImpCasts(), nullptr});
+    }
     return true;
   }
 
@@ -74,6 +106,10 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     if (name == "medusa::Continue") info_.continue_vote = true;
     if (name == "medusa::Halt") info_.halt_vote = true;
     if (name == "medusa::Superstep") info_.uses_superstep = true;
+    if (name == "medusa::vertex_at" && call->getNumArgs() == 2) {
+      info_.reads_by_id = true;
+      analysis_.recordByIdCall({call, false, call->getArg(1)->IgnoreImpCasts(), call->getArg(0)});
+    }
     return true;
   }
 
@@ -219,6 +255,7 @@ std::vector<FieldAccess> FieldAccessAnalysis::analyze(
     const clang::CXXMethodDecl& call_operator,
     const std::vector<const clang::FunctionDecl*>& reachable, FunctorInfo& info) {
   std::vector<FieldAccess> accesses;
+  by_id_calls_.clear();
   AccessCollector collector(*this, types_, info, accesses);
   collector.traverseBody(call_operator.getBody(), /*is_call_operator=*/true);
   for (const clang::FunctionDecl* f : reachable)

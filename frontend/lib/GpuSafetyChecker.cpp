@@ -43,7 +43,8 @@ const std::set<std::string> kStdFunctions{"min", "max", "abs", "swap", "move", "
 const std::set<std::string> kStdStreams{"cout", "cerr", "clog", "cin", "wcout", "wcerr", "wclog",
                                         "wcin"};
 const std::set<std::string> kMedusaDeviceFunctions{"medusa::Continue", "medusa::Halt", "medusa::Superstep",
-                                                   "medusa::intersect_count", "medusa::for_each_common"};
+                                                   "medusa::intersect_count", "medusa::for_each_common",
+                                                   "medusa::vertex_at"};
 const char* const kMedusaDeviceRecords[] = {"medusa::VertexBase",  "medusa::EdgeBase",
                                             "medusa::EdgeList",    "medusa::MessageList",
                                             "medusa::InEdgeList",  "medusa::AggregateBase"};

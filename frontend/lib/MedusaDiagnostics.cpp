@@ -185,6 +185,19 @@ constexpr DiagText kDiagnostics[] = {
      "functor '%0' reads neighbour sets (neighbors(), head_neighbors() or tail_neighbors()), which "
      "only ELIST functors over out-edges (EdgeList) may, but it is %1; move the intersection into an "
      "ELIST functor"},
+    {Diag::ByIdWrite, L::Error,
+     "functor '%0' writes field '%1' of a vertex read by id: vertex_at gives a read-only view, and a "
+     "functor writes only its own vertex; send the value with sendMsgTo(id, msg) and write it in a "
+     "VERTEX functor"},
+    {Diag::ByIdReadOfWrittenField, L::Error,
+     "functor '%0' reads field '%1' of other vertices by id and writes its own '%1' in the same launch, "
+     "so a read could see another element's write; write the new value to a second field and copy it "
+     "in a later VERTEX launch"},
+    {Diag::ByIdNotIntegral, L::Error,
+     "the vertex id passed to %0 has type %1; pass an integral vertex id (medusa::VertexId)"},
+    {Diag::ByIdElement, L::Error,
+     "the first argument of vertex_at must be the functor's %select{vertex|edge}0 parameter, which "
+     "gives the launch's context"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
               "every Diag has a text");

@@ -80,6 +80,11 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
           });
           if (f.in_edges) j.attribute("in_edges", true);
           if (f.reads_neighbor_sets) j.attribute("neighbor_sets", true);
+          if (f.reads_by_id || f.sends_by_id)  // (medusa/by_id.h)
+            j.attributeObject("by_id", [&] {
+              writeFieldUses(j, "read_fields", f.by_id_fields);
+              j.attribute("sendMsgTo", f.sends_by_id);
+            });
           if (!f.aggregates_added.empty() || !f.aggregates_read.empty())
             j.attributeObject("aggregates", [&] {
               j.attributeArray("add", [&] {
@@ -176,6 +181,8 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       j.attribute("edge_reads_combined", u.edge_reads_combined);
       j.attribute("combiner_consumes_slots", u.combiner_consumes_slots);
       if (u.neighbor_sets) j.attribute("neighbor_sets", true);
+      if (u.reads_by_id) j.attribute("reads_by_id", true);
+      if (u.sends_by_id) j.attribute("sends_by_id", true);
     });
   });
   out << "\n";

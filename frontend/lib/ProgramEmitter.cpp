@@ -141,6 +141,7 @@ std::vector<ProgramEmitter::DeviceField> ProgramEmitter::deviceFields(bool verte
       if (vertex) {
         merge(functor.vertex_fields, functor.kind == ApiKind::Elist);
         merge(functor.head_fields, functor.kind == ApiKind::Elist || functor.kind == ApiKind::Edge);
+        merge(functor.by_id_fields, false);  // (one partition only: the runtime refuses more)
       } else {
         merge(functor.edge_fields, false);
       }
@@ -217,6 +218,8 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   flag(vertex_edge_loops, "kUsesVertexEdgeLoops");
   flag(uses.combiner_consumes_slots, "kUsesCombinerConsumesSlots");
   flag(uses.neighbor_sets, "kUsesNeighborSets");
+  flag(uses.reads_by_id, "kUsesReadsById");
+  flag(uses.sends_by_id, "kUsesSendsById");
   values["uses_flags"] = flags.empty() ? "medusa::kUsesNothing" : join(flags, " |\n      ");
   values["codegen_contract"] = std::to_string(medusa::kCodegenContract);
   return templates_.render("program_traits", values);
@@ -265,6 +268,13 @@ std::string ProgramEmitter::vertexProxy(const std::string& name,
       "vertex_proxy", {{"name", name}, {"message", model_.message_type}, {"members", join(members, "\n")}});
 }
 
+// The fields a functor's vertex proxy binds: its own, plus those it reads by id (vertex_at), which
+// the same proxy type holds for another vertex.
+static std::map<std::string, FieldUse> withByIdFields(std::map<std::string, FieldUse> own, const FunctorInfo& functor) {
+  for (const auto& [name, use] : functor.by_id_fields) own[name].read |= use.read;
+  return own;
+}
+
 std::string ProgramEmitter::fieldInits(const RecordInfo& record,
                                        const std::map<std::string, FieldUse>& uses,
                                        const std::string& arrays, const std::string& index) const {
@@ -279,7 +289,20 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
   std::vector<std::string> proxies;
   const bool has_vertex = functor.kind == ApiKind::Vertex || functor.kind == ApiKind::Elist ||
                           functor.kind == ApiKind::Mlist;
-  if (has_vertex) proxies.push_back(vertexProxy(model_.vertex.name, functor.vertex_fields, false));
+  if (has_vertex && functor.reads_by_id) {
+    // vertex_at(v, id): the same proxy type, bound to vertex id (medusa/by_id.h).
+    const std::map<std::string, FieldUse> fields = withByIdFields(functor.vertex_fields, functor);
+    std::string proxy = vertexProxy(model_.vertex.name, fields, false);
+    const std::string& name = model_.vertex.name;
+    const std::string extra = "  const medusa_program::VertexArrays* medusa_va_;\n  MEDUSA_HD " + name +
+                              " medusa_vertex_at(medusa::VertexId id) const {\n    return " + name +
+                              "{{medusa_ctx_, id}, medusa_va_" + fieldInits(model_.vertex, fields, "medusa_va_->", "id") +
+                              "};\n  }\n";
+    proxy.insert(proxy.find('{') + 2, extra);
+    proxies.push_back(proxy);
+  } else if (has_vertex) {
+    proxies.push_back(vertexProxy(model_.vertex.name, functor.vertex_fields, false));
+  }
   if (functor.kind == ApiKind::Elist) {
     std::vector<std::string> members;
     for (const FieldInfo& f : model_.edge.fields) {
@@ -296,15 +319,20 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
   if (functor.kind == ApiKind::Edge) {
     std::vector<std::string> members;
     std::string head_accessor;
-    if (functor.uses_head) {
+    if (functor.uses_head || functor.reads_by_id) {
       // The head proxy carries the user's vertex type name, so `const Vertex& h = e.head();`
-      // compiles unchanged.
-      proxies.push_back(vertexProxy(model_.vertex.name, functor.head_fields, true));
+      // compiles unchanged; vertex_at(e, id) gives the same type for vertex id.
+      const std::map<std::string, FieldUse> fields = withByIdFields(functor.head_fields, functor);
+      proxies.push_back(vertexProxy(model_.vertex.name, fields, true));
       members.push_back("const medusa_program::VertexArrays* medusa_va_;");
       head_accessor = templates_.render(
           "head_accessor",
           {{"head_proxy", model_.vertex.name},
-           {"head_inits", fieldInits(model_.vertex, functor.head_fields, "medusa_va_->", "medusa_head_")}});
+           {"head_inits", fieldInits(model_.vertex, fields, "medusa_va_->", "medusa_head_")}});
+      if (functor.reads_by_id)
+        head_accessor += "\n// vertex_at(e, id): vertex id (read-only fields).\nMEDUSA_HD " + model_.vertex.name +
+                         " medusa_vertex_at(medusa::VertexId id) const {\n  return " + model_.vertex.name +
+                         "{{medusa_ctx_, id}" + fieldInits(model_.vertex, fields, "medusa_va_->", "id") + "};\n}";
     }
     for (const FieldInfo& f : model_.edge.fields) {
       auto it = functor.edge_fields.find(f.name);
@@ -328,7 +356,8 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
   for (const auto& [uses, prefix] :
        {std::pair{&functor.vertex_fields, std::string("vertex.")},
         std::pair{&functor.edge_fields, std::string("edge.")},
-        std::pair{&functor.head_fields, std::string("head.")}}) {
+        std::pair{&functor.head_fields, std::string("head.")},
+        std::pair{&functor.by_id_fields, std::string("vertex_at.")}}) {
     const RecordInfo& record = prefix == "edge." ? model_.edge : model_.vertex;
     std::string r = fieldList(record, *uses, prefix, false), w = fieldList(record, *uses, prefix, true);
     if (!r.empty()) reads.push_back(r);
@@ -344,6 +373,9 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
 }
 
 std::string ProgramEmitter::vertexDeclaration(const FunctorInfo& functor) const {
+  if (functor.reads_by_id)
+    return model_.vertex.name + " v{{&c, id}, &va" +
+           fieldInits(model_.vertex, withByIdFields(functor.vertex_fields, functor), "va.", "id") + "};";
   return model_.vertex.name + " v{{&c, id}" +
          fieldInits(model_.vertex, functor.vertex_fields, "va.", "id") + "};";
 }
@@ -367,7 +399,7 @@ std::string ProgramEmitter::elementBody(const FunctorInfo& functor) const {
         break;
       case ParamRole::Edge: {
         std::string init = "{{&c, eid, c.edge_src[eid], c.out_dst[eid]}";
-        if (functor.uses_head) init += ", &va";
+        if (functor.uses_head || functor.reads_by_id) init += ", &va";
         init += fieldInits(model_.edge, functor.edge_fields, "ea.", "eid") + "}";
         lines.push_back(model_.edge.name + " e" + init + ";");
         args.push_back("e");

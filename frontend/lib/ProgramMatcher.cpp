@@ -279,11 +279,11 @@ bool ProgramMatcher::checkUserRecord(const clang::CXXRecordDecl* record, const c
 bool ProgramMatcher::checkNames(const clang::CXXRecordDecl* record, bool is_vertex) {
   // Names the generated proxies (and their Medusa bases) already define.
   static const std::set<std::string> kVertexBuiltins{"id", "edge_count", "in_edge_count",
-                                                     "combined_msg", "SetActive", "neighbors"};
+                                                     "combined_msg", "SetActive", "neighbors", "sendMsgTo"};
   static const std::set<std::string> kEdgeBuiltins{"head_id",        "tail_id",        "head",
                                                    "sendMsg",        "SetActive",      "make",
                                                    "message_type",   "arrays_type",    "head_neighbors",
-                                                   "tail_neighbors"};
+                                                   "tail_neighbors", "sendMsgTo"};
   const auto& builtins = is_vertex ? kVertexBuiltins : kEdgeBuiltins;
   bool ok = true;
   for (const clang::Decl* decl : record->decls()) {

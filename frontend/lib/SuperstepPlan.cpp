@@ -71,9 +71,14 @@ class Planner {
                             "(pass it to Run by name, with constant functor arguments)";
     if (!model_.aggregates.empty())
       p.replay = "not replayable: the program's aggregates are read back after every superstep";
-    p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
-                         "edge endpoints (one partition)");
-    if (model_.uses().vertex_frontier && model_.aggregates.empty())
+    const ProgramUsesInfo uses = model_.uses();
+    if (uses.reads_by_id || uses.sends_by_id)
+      p.run_time.push_back("vertex order: the input's, since functors hold vertex ids (reads or sends by id; one "
+                           "partition in one process)");
+    else
+      p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
+                           "edge endpoints (one partition)");
+    if (uses.vertex_frontier && model_.aggregates.empty() && !uses.sends_by_id)
       p.run_time.push_back("batches: sparse supersteps issued 16 at a time with one read-back, after 8 in a row");
     return p;
   }
@@ -93,7 +98,7 @@ class Planner {
       p.steps.push_back(inEdgePull(ops, *f));
       return true;
     }
-    if (!model_.message_is_arithmetic) return false;
+    if (!model_.message_is_arithmetic || model_.uses().sends_by_id) return false;  // (by_id.h: plain Combiner)
     const bool min_max = operatorIs(model_, {"MEDUSA_MIN", "MEDUSA_MAX"});
     if (run.run_kind == ApiKind::Edge && run.domain == DomainUse::All && model_.combiner_consumes_slots) {
       p.steps.push_back({ops, min_max ? "push-combine" : "push-combine under MEDUSA_MIN / MEDUSA_MAX, else three passes",
@@ -152,6 +157,10 @@ class Planner {
     switch (op.kind) {
       case Op::InitMessageBuffer: return {spell(op), "fill every message slot", "no fusable pass follows it"};
       case Op::Combiner:
+        if (model_.uses().sends_by_id)
+          return {spell(op), "segmented reduction binned by degree, then each vertex's sends by id",
+                  "the built-in operator folds each vertex's slots and what was sent to it with sendMsgTo; "
+                  "the launches before it are not fused with it"};
         return {spell(op), "segmented reduction binned by degree", "the built-in operator folds each vertex's slots"};
       case Op::UserCombiner: return {spell(op), "segmented reduction", "a user-defined operator"};
       case Op::Run: break;
@@ -181,6 +190,7 @@ class Planner {
                                                                : "no frontier";
     if (!model_.aggregates.empty())
       return votes + "; " + frontier + "; aggregates; read back after every superstep (no batches)";
+    if (u.sends_by_id) return votes + "; " + frontier + "; sends by id; read back after every superstep (no batches)";
     return votes + "; " + frontier + "; read back after each superstep, or once per batch";
   }
 

@@ -60,6 +60,40 @@ void checkInEdgeFunctor(FunctorAst& functor, MedusaDiagnostics& diags) {
   info.edge_loop->uniform_message.reset();  // (the pulled pass runs every in-edge's iteration)
 }
 
+// Reads by id are read-only and see the launch's starting values; ids are integers; vertex_at
+// takes the functor's own element (medusa/by_id.h).
+void checkByIdUses(FunctorAst& functor, const std::vector<FieldAccess>& accesses,
+                   const std::vector<ByIdCall>& calls, MedusaDiagnostics& diags) {
+  FunctorInfo& info = functor.info;
+  for (const FieldAccess& access : accesses) {
+    if (access.owner != FieldOwner::ById) continue;
+    const std::string name = access.field->getNameAsString();
+    if (access.written) {
+      diags.report(access.location, Diag::ByIdWrite) << info.name << name;
+      continue;
+    }
+    const auto own = info.vertex_fields.find(name);
+    if (own != info.vertex_fields.end() && own->second.written)
+      diags.report(access.location, Diag::ByIdReadOfWrittenField) << info.name << name;
+  }
+  const bool edge_element = info.kind == ApiKind::Edge;
+  for (const ByIdCall& c : calls) {
+    if (!c.id->getType()->isIntegralOrEnumerationType() || c.id->getType()->isBooleanType())
+      diags.report(c.id->getExprLoc(), Diag::ByIdNotIntegral)
+          << (c.send ? "sendMsgTo" : "vertex_at") << c.id->getType();
+    if (c.send) continue;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(c.element->IgnoreParenImpCasts());
+    const auto* param = ref != nullptr ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+    bool ok = false;
+    for (const ParamInfo& p : info.params)
+      ok |= param != nullptr && param->getName() == p.name && param->getDeclContext() == functor.call_operator &&
+            (edge_element ? p.role == ParamRole::Edge : p.role == ParamRole::Vertex);
+    if (!ok) diags.report(c.element->getExprLoc(), Diag::ByIdElement) << (edge_element ? 1 : 0);
+  }
+  // A send in an edge-parallel ELIST's prologue would run once per edge.
+  if (info.sends_by_id) info.edge_loop.reset();
+}
+
 // Its messages exist only as the fold of the Combiner() that follows it.
 void checkInEdgeCombiners(const ProgramAst& ast, const ProgramModel& model, MedusaDiagnostics& diags) {
   for (const IterationOps& function : model.iterations)
@@ -148,6 +182,7 @@ bool ProgramAnalysis::run(clang::ASTContext& context, ProgramModel& model) {
     aggregates.analyzeFunctor(*functor.call_operator, functor.info);
     functor.info.edge_loop = edge_loops.analyze(*functor.call_operator, functor.info);
     if (functor.info.in_edges) checkInEdgeFunctor(functor, diags);
+    checkByIdUses(functor, accesses, field_analysis.byIdCalls(), diags);
     model.functors.push_back(functor.info);
   }
   for (const CombinerAst& combiner : ast.combiners) {

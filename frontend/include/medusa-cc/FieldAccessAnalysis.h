@@ -12,7 +12,8 @@
 
 namespace medusa::cc {
 
-enum class FieldOwner { Vertex, Edge, HeadVertex };
+// ById: a vertex read through vertex_at(element, id) (medusa/by_id.h).
+enum class FieldOwner { Vertex, Edge, HeadVertex, ById };
 
 struct FieldAccess {
   FieldOwner owner;
@@ -21,6 +22,14 @@ struct FieldAccess {
   bool written = false;
   bool unconditional = false;  // a top-level statement of operator()
   clang::SourceLocation location;
+};
+
+// A read or send by vertex id: vertex_at(element, id) or x.sendMsgTo(id, msg).
+struct ByIdCall {
+  const clang::CallExpr* call;
+  bool send;
+  const clang::Expr* id;       // the id argument, before its conversion to VertexId
+  const clang::Expr* element;  // vertex_at's first argument (null for a send)
 };
 
 class FieldAccessAnalysis {
@@ -41,6 +50,9 @@ class FieldAccessAnalysis {
     bool partial = false;  // through an element or member (v.hist[i], v.pos.x): not the whole field
   };
   Use classifyUse(const clang::Expr& expr);
+  // The reads and sends by id of the last analyze().
+  const std::vector<ByIdCall>& byIdCalls() const { return by_id_calls_; }
+  void recordByIdCall(const ByIdCall& call) { by_id_calls_.push_back(call); }
 
  private:
   Use classifyParents(const clang::Expr& expr, bool& partial);
@@ -50,6 +62,7 @@ class FieldAccessAnalysis {
  private:
   clang::ASTContext& context_;
   const GraphTypes& types_;
+  std::vector<ByIdCall> by_id_calls_;
 };
 
 }  // namespace medusa::cc

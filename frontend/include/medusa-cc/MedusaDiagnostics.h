@@ -76,6 +76,11 @@ enum class Diag {
   InEdgeWritesVertex,
   InEdgeNeedsCombiner,
   NeighborSetOutsideElist,
+  // Reads and sends by vertex id
+  ByIdWrite,
+  ByIdReadOfWrittenField,
+  ByIdNotIntegral,
+  ByIdElement,
   Count
 };
 

@@ -93,6 +93,10 @@ struct FunctorInfo {
   unsigned operator_line = 0;
   // Field name -> use. `head_fields` are the head vertex's fields read through e.head().
   std::map<std::string, FieldUse> vertex_fields, edge_fields, head_fields;
+  // Fields of other vertices read by id through vertex_at(element, id) (medusa/by_id.h).
+  std::map<std::string, FieldUse> by_id_fields;
+  bool reads_by_id = false;
+  bool sends_by_id = false;  // x.sendMsgTo(id, msg)
   bool sends_messages = false;
   bool sets_vertex_active = false;
   bool sets_edge_active = false;
@@ -203,6 +207,8 @@ struct ProgramUsesInfo {
   bool edge_reads_combined = false;  // an ELIST/EDGE functor calls combined_msg()
   bool combiner_consumes_slots = false;  // SlotLifetimeAnalysis
   bool neighbor_sets = false;  // a functor reads neighbour sets: sorted CSR rows
+  bool reads_by_id = false;   // vertex_at(element, id)
+  bool sends_by_id = false;   // sendMsgTo(id, msg)
 };
 
 struct ProgramModel {

@@ -66,6 +66,11 @@ struct KernelCtx {
   // CUDA: the session's votes and superstep number for Continue()/Halt()/Superstep(), in its own
   // device memory (detail::bind_step_state). Unused on the host backend.
   const detail::StepState* step_state = nullptr;
+  // Sends by vertex id (by_id.h): one value per vertex, filled by InitMessageBuffer and folded into
+  // combined[] by the Combiner; null unless the program sends by id. `sent_by_id_op` is
+  // Config::combinerOpType, which the atomic fold of each send follows.
+  Msg* sent_by_id = nullptr;
+  int sent_by_id_op = 0;
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };
@@ -191,6 +196,12 @@ MEDUSA_HD inline const StepState& step_state() {
 
 }  // namespace detail
 
+}  // namespace medusa
+
+#include <medusa/by_id.h>  // (needs KernelCtx and flag_store)
+
+namespace medusa {
+
 // Vote to run another superstep. With any Continue() call in the program, a superstep in which no
 // element votes ends the run (the overview paper's Medusa.Continue()).
 MEDUSA_HD inline void Continue() { detail::vote_store(&detail::step_state().votes[kVoteContinue]); }
@@ -226,6 +237,8 @@ struct VertexHandle {
     else
       detail::flag_store(&medusa_ctx_->next_active_vertex[medusa_id_]);
   }
+  // Sends msg to vertex `to`, folded by the program's combiner with its edge messages.
+  MEDUSA_HD void sendMsgTo(VertexId to, const Msg& msg) const { detail::send_by_id(*medusa_ctx_, to, msg); }
 };
 
 // Base of every generated edge proxy. head -> tail, as in the paper (the head is the source).
@@ -264,6 +277,8 @@ struct EdgeHandle {
     if (c.received != nullptr) detail::flag_store(&c.received[medusa_tail_]);
   }
   MEDUSA_HD void SetActive() const { detail::flag_store(&medusa_ctx_->next_active_edge[medusa_eid_]); }
+  // Sends msg to vertex `to`, folded by the program's combiner with its edge messages.
+  MEDUSA_HD void sendMsgTo(VertexId to, const Msg& msg) const { detail::send_by_id(*medusa_ctx_, to, msg); }
 };
 
 // The out-edges of one vertex, for ELIST functors. P is the generated edge proxy; it provides

@@ -19,6 +19,7 @@
 #include <medusa/types.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <typeinfo>
 
 #if defined(MEDUSA_GENERATED)
@@ -39,6 +40,7 @@ struct VertexBase {
   Message combined_msg() const;          // result of the last Combiner() for this vertex
   NeighborSet neighbors() const;         // sorted out-neighbours (ELIST only; neighbor_sets.h)
   void SetActive() const;                // active in the next superstep
+  void sendMsgTo(VertexId to, const Message& msg) const;  // to any vertex, by id (by_id.h)
 };
 
 template <class Vertex>
@@ -52,9 +54,26 @@ struct EdgeBase {
   NeighborSet tail_neighbors() const;    // the tail's sorted out-neighbours (ELIST only)
   void sendMsg(const message_type& msg) const;  // to the tail
   void SetActive() const;                // active in the next superstep
+  void sendMsgTo(VertexId to, const message_type& msg) const;  // to any vertex, by id (by_id.h)
 };
 
 #if !defined(MEDUSA_GENERATED)
+namespace detail {
+template <class Element, class = void>
+struct vertex_of {
+  using type = Element;
+};
+template <class Element>
+struct vertex_of<Element, std::void_t<typename Element::vertex_type>> {
+  using type = typename Element::vertex_type;
+};
+}  // namespace detail
+
+// Read-only view of vertex `id`, from a functor's vertex or edge parameter (medusa/by_id.h): the
+// fields as they were when the launch began.
+template <class Element>
+const typename detail::vertex_of<Element>::type& vertex_at(const Element& element, VertexId id);
+
 // ---- What functors receive (declarations; translated code supplies the definitions) -----------
 template <class Edge>
 class EdgeList {

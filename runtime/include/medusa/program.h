@@ -53,6 +53,8 @@ enum ProgramUse : std::uint32_t {
   kUsesVertexEdgeLoops = 1u << 7,
   kUsesCombinerConsumesSlots = 1u << 8,
   kUsesNeighborSets = 1u << 9,
+  kUsesReadsById = 1u << 10,
+  kUsesSendsById = 1u << 11,
 };
 constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
   return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
@@ -74,6 +76,8 @@ struct ProgramUses {
   // InitMessageBuffer rewrites them all: a pushed frontier need not write its slots.
   bool combiner_consumes_slots = false;
   bool neighbor_sets = false;  // an ELIST functor reads neighbour sets: keep CSR rows sorted
+  bool reads_by_id = false;  // a functor reads another vertex's fields: vertex_at(element, id)
+  bool sends_by_id = false;  // a functor sends to a vertex by id: sendMsgTo(id, msg) (by_id.h)
 
   static constexpr ProgramUses of(ProgramUse flags) {
     ProgramUses u;
@@ -87,6 +91,8 @@ struct ProgramUses {
     u.vertex_edge_loops = (flags & kUsesVertexEdgeLoops) != 0;
     u.combiner_consumes_slots = (flags & kUsesCombinerConsumesSlots) != 0;
     u.neighbor_sets = (flags & kUsesNeighborSets) != 0;
+    u.reads_by_id = (flags & kUsesReadsById) != 0;
+    u.sends_by_id = (flags & kUsesSendsById) != 0;
     return u;
   }
 };

@@ -55,6 +55,17 @@ struct BitXorOp {
   MEDUSA_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
 };
 
+// The operators of Config::combinerOpType (a user's Combiner(op) is none of them).
+template <class Op>
+struct is_builtin_combiner_op : std::false_type {};
+template <template <class> class Op, class T>
+struct is_builtin_combiner_op<Op<T>>
+    : std::bool_constant<std::is_same_v<Op<T>, SumOp<T>> || std::is_same_v<Op<T>, MinOp<T>> ||
+                         std::is_same_v<Op<T>, MaxOp<T>> || std::is_same_v<Op<T>, ProductOp<T>> ||
+                         std::is_same_v<Op<T>, LogicalAndOp<T>> || std::is_same_v<Op<T>, LogicalOrOp<T>> ||
+                         std::is_same_v<Op<T>, BitOrOp<T>> || std::is_same_v<Op<T>, BitAndOp<T>> ||
+                         std::is_same_v<Op<T>, BitXorOp<T>>> {};
+
 // Min and max ignore both repeats and order (pull_fusion.h pushes frontiers into the combined
 // values with them); with the logical ones and bitwise or / and they make the idempotent
 // operators, whose fold of copies of one message x and of the fill value f is op(f, x) however
@@ -78,6 +89,13 @@ template <class T>
 struct is_bit_or_and_op<BitOrOp<T>> : std::true_type {};
 template <class T>
 struct is_bit_or_and_op<BitAndOp<T>> : std::true_type {};
+
+// A program that sends only by id (medusa/by_id.h, no sendMsg) leaves every slot at the fill
+// value, which min, max and bitwise or / and fold away (the per-vertex value started at the fill):
+// its Combiner is then the sends by id alone.
+template <class Program, class Op>
+inline constexpr bool combines_only_sends_by_id =
+    Program::uses.sends_by_id && !Program::uses.messages && (is_min_max_op<Op>::value || is_bit_or_and_op<Op>::value);
 template <class Op>
 inline constexpr bool is_idempotent_op =
     is_min_max_op<Op>::value || is_logical_op<Op>::value || is_bit_or_and_op<Op>::value;

@@ -101,6 +101,12 @@ class PartitionedSession : public SessionBase {
                    "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
                    "need every vertex's whole out-edge row in one partition: run it on one partition "
                    "(Config::gpuCount = 1, no Config::distributed)");
+    MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
+                   "gpuCount = " + std::to_string(conf.gpuCount) +
+                       (ranks_.distributed() ? " over MPI ranks" : "") +
+                       ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
+                       "belong to another partition, which partitioned runs do not support yet; run it with "
+                       "gpuCount = 1 in one process");
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
@@ -160,6 +166,10 @@ class PartitionedSession : public SessionBase {
 
   template <class Op>
   void combine(const Op& op) {
+    if constexpr (Program::uses.sends_by_id)
+      if (!common::is_builtin_combiner_op<Op>::value)
+        MEDUSA_THROW("Combiner(op): the program sends by vertex id (sendMsgTo), which folds with the built-in "
+                     "combiner of Config::combinerOpType; call Combiner() instead");
     flush_deferred();
     for (auto& e : engines_) e->combine(op);
   }
@@ -178,7 +188,11 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
-    if (in_edges_.held()) return in_edges_.run();  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
+    if (in_edges_.held()) {
+      MEDUSA_REQUIRE(!Program::uses.sends_by_id, "an in-edge ELIST functor in a program that sends by vertex id "
+                                                 "(sendMsgTo): its pulled Combiner does not fold sends by id yet");
+      return in_edges_.run();
+    }  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
     if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
@@ -414,7 +428,7 @@ class PartitionedSession : public SessionBase {
     for (auto& e : engines_) {
       // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
       Tuning run = conf_.tuning;
-      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off)
+      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off || Program::uses.sends_by_id)
         run.superstepBatch = SuperstepBatching::Off;
       e->set_run_tuning(run);
     }
@@ -559,7 +573,10 @@ class PartitionedSession : public SessionBase {
   // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
   // (vertex_order.h). Neighbour sets need each row sorted by the IDs the engine uses.
   std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
-    order_ = choose_vertex_order(t, conf_.vertexOrder, available_host_bytes());
+    // Vertex ids that functors hold in fields (reads and sends by id) are the user's.
+    const bool by_id = Program::uses.reads_by_id || Program::uses.sends_by_id;
+    order_ = choose_vertex_order(t, by_id ? VertexOrder::Input : conf_.vertexOrder, available_host_bytes());
+    if (by_id) order_.reason = "input order: the program reads or sends by vertex id";
     constexpr bool sorted_rows = Program::uses.neighbor_sets;
     if (!order_.by_degree()) {
       if constexpr (sorted_rows) {  // (the engine copies what it needs: the sorted copy goes when this returns)

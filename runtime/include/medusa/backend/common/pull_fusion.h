@@ -30,10 +30,11 @@ inline constexpr std::uint64_t kFrontierPullFraction = 8;
 // Whether a program's launches may be fused with its Combiner: one message slot per edge, a
 // built-in (arithmetic) combiner, no edge-side functor reading combined_msg(), which the fused
 // pass is rewriting, and one hop of replicas when partitioned (a partition then holds every
-// in-edge of the vertices it folds, and its replicas only send).
+// in-edge of the vertices it folds, and its replicas only send). Sends by vertex id are folded by
+// the plain Combiner only (by_id.h).
 template <class Program>
 bool pull_fusion_enabled(const Config& conf) {
-  return conf.pullFusion && (conf.gpuCount == 1 || conf.replicationHops == 1) && conf.messagesPerEdge == 1 &&
+  return conf.pullFusion && !Program::uses.sends_by_id && (conf.gpuCount == 1 || conf.replicationHops == 1) && conf.messagesPerEdge == 1 &&
          Program::uses.messages && !Program::uses.edge_reads_combined &&
          std::is_arithmetic_v<typename Program::Message>;
 }

@@ -26,6 +26,7 @@
 #include <medusa/topology.h>
 #include <medusa/types.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -82,6 +83,10 @@ class PartitionEngine {
   void combine(const Op& op) {
     ensure_message_buffer();
     materialize_slots();
+    if constexpr (common::combines_only_sends_by_id<Program, Op>) {
+      std::copy(sent_by_id_.data(), sent_by_id_.data() + combine_count_, combined_.data());
+      return;
+    }
     const auto V = static_cast<std::int64_t>(combine_count_);  // the outermost replicas have no in-edges here
     const std::uint32_t m = conf_.messagesPerEdge;
     const EdgeIndex* in_off = in_offsets_.data();
@@ -93,6 +98,7 @@ class PartitionEngine {
       Message acc = init;
       const EdgeIndex end = in_off[v + 1] * m;
       for (EdgeIndex s = in_off[v] * m; s < end; ++s) acc = op(acc, slots[s]);
+      if constexpr (Program::uses.sends_by_id) acc = op(acc, sent_by_id_[v]);  // (by_id.h)
       out[v] = acc;
     }
   }
@@ -283,6 +289,7 @@ class PartitionEngine {
     messages_.fill(init_value_);
     if (send_counts_.allocated()) send_counts_.fill(0u);
     if (received_.allocated()) received_.fill(0);
+    if constexpr (Program::uses.sends_by_id) sent_by_id_.fill(init_value_);
   }
   // ---- Launches (the session checked the domain and chose the range) ----
   template <ApiKind K, class Element>
@@ -501,6 +508,7 @@ class PartitionEngine {
 
   void allocate_runtime_buffers(const std::vector<VertexId>& seeds) {
     combined_.allocate(vertex_count_);
+    if (Program::uses.sends_by_id) sent_by_id_.allocate(vertex_count_), sent_by_id_.fill(Message{});
     if (Program::uses.messages) ensure_message_buffer();
     if (Program::uses.received) received_.allocate(vertex_count_);
     if (Program::uses.vertex_frontier) {
@@ -523,6 +531,8 @@ class PartitionEngine {
     ctx_.next_active_vertex = vertex_frontier_.next_flags();
     ctx_.next_active_edge = edge_frontier_.next_flags();
     ctx_.received = received_.data();
+    ctx_.sent_by_id = sent_by_id_.allocated() ? sent_by_id_.data() : nullptr;
+    ctx_.sent_by_id_op = static_cast<int>(conf_.combinerOpType);
     ctx_.votes = votes_.data();
     if (!global_id_.empty()) {
       ctx_.global_id = global_id_.data();
@@ -577,6 +587,7 @@ class PartitionEngine {
   HostArray<Message> messages_;
   HostArray<std::uint32_t> send_counts_;
   HostArray<Message> combined_;
+  HostArray<Message> sent_by_id_;  // sends by vertex id (by_id.h), one per vertex
   HostArray<std::uint8_t> received_;
   std::vector<VertexId> received_queue_;
   Frontier<VertexId> vertex_frontier_;

@@ -10,6 +10,7 @@
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/push_combine.cuh>
+#include <medusa/backend/cuda/sent_by_id.cuh>
 #include <medusa/config.h>
 #include <medusa/error.h>
 
@@ -42,15 +43,21 @@ class MessageStore {
     materialize_slots();
     e.receivers_valid_ = false;
     cudaStream_t s = e.stream_.get();
-    if (e.combiner_ != CombinerStrategy::Cub) {
-      e.gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
+    if constexpr (common::combines_only_sends_by_id<Program, Op>) {
+      MEDUSA_CUDA_CHECK(cudaMemcpyAsync(d_combined_.data(), d_sent_by_id_.data(), e.V_ * sizeof(Message),
+                                        cudaMemcpyDeviceToDevice, s));
       return;
     }
-    const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(e.combine_count_, op);
-    if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
-    const EdgeIndex* offsets = e.m_ > 1 ? d_message_offsets_.data() : e.d_in_offsets_.data();
-    gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
-                          d_combined_.data(), e.combine_count_, offsets, op, init_value_, s);
+    if (e.combiner_ != CombinerStrategy::Cub) {
+      e.gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
+    } else {
+      const std::size_t need = gpu::segmented_reduce_temp_bytes<Message>(e.combine_count_, op);
+      if (need > d_temp_.size()) d_temp_.allocate(need);  // once per operator type, at most
+      const EdgeIndex* offsets = e.m_ > 1 ? d_message_offsets_.data() : e.d_in_offsets_.data();
+      gpu::segmented_reduce(static_cast<void*>(d_temp_.data()), d_temp_.size(), d_messages_.data(),
+                            d_combined_.data(), e.combine_count_, offsets, op, init_value_, s);
+    }
+    if constexpr (Program::uses.sends_by_id) fold_sent_by_id(d_combined_.data(), d_sent_by_id_.data(), e.V_, op, s);
   }
 
   void init_message_buffer(const Message& value) {
@@ -65,6 +72,7 @@ class MessageStore {
     d_send_counts_.zero(e.stream_.get());
     e.receivers_valid_ = false;
     d_received_.zero(e.stream_.get());
+    if constexpr (Program::uses.sends_by_id) fill(d_sent_by_id_.data(), e.V_, init_value_);
   }
 
   // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).
@@ -98,6 +106,10 @@ class MessageStore {
     if (Program::uses.messages) ensure_message_buffer();
     d_combined_.allocate(e.V_);
     fill(d_combined_.data(), e.V_, Message{});
+    if constexpr (Program::uses.sends_by_id) {
+      d_sent_by_id_.allocate(e.V_);
+      fill(d_sent_by_id_.data(), e.V_, Message{});
+    }
   }
 
   void allocate_received_flags() {
@@ -168,6 +180,8 @@ class MessageStore {
     c.m = self().m_;
     c.combined = d_combined_.data();
     c.received = d_received_.data();
+    c.sent_by_id = d_sent_by_id_.data();
+    c.sent_by_id_op = static_cast<int>(self().conf_.combinerOpType);
   }
 
   SlotState slots_ = SlotState::Written;
@@ -180,6 +194,7 @@ class MessageStore {
   gpu::DeviceBuffer<EdgeIndex> d_message_offsets_;  // in_offsets * m, only for m > 1
   gpu::DeviceBuffer<Message> d_combined_;
   gpu::DeviceBuffer<std::uint8_t> d_received_;
+  gpu::DeviceBuffer<Message> d_sent_by_id_;  // sends by vertex id (by_id.h), one per vertex
   gpu::DeviceBuffer<std::byte> d_temp_;  // CUB's (CombinerStrategy::Cub)
 };
 
