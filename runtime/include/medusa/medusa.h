@@ -37,6 +37,9 @@ struct VertexBase {
   std::uint32_t in_edge_count() const;   // in-degree
   Message combined_msg() const;          // result of the last Combiner() for this vertex
   void SetActive() const;                // active in the next superstep
+  // Active in the superstep that runs its bucket, priority / delta: the lowest bucket runs first
+  // (an unsigned integer, e.g. a tentative distance; programming guide, "Priorities").
+  void SetActive(std::uint64_t priority) const;
 };
 
 template <class Vertex>

@@ -52,6 +52,7 @@ enum ProgramUse : std::uint32_t {
   kUsesEdgeReadsCombined = 1u << 6,
   kUsesVertexEdgeLoops = 1u << 7,
   kUsesCombinerConsumesSlots = 1u << 8,
+  kUsesPriorities = 1u << 9,
 };
 constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
   return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
@@ -72,6 +73,9 @@ struct ProgramUses {
   // medusa-cc proved that no message slot is read after the Combiner that folded it, before
   // InitMessageBuffer rewrites them all: a pushed frontier need not write its slots.
   bool combiner_consumes_slots = false;
+  // some functor calls v.SetActive(priority): Domain::Active runs the lowest bucket of priorities
+  // first (docs/design/priority-buckets.md)
+  bool priorities = false;
 
   static constexpr ProgramUses of(ProgramUse flags) {
     ProgramUses u;
@@ -84,6 +88,7 @@ struct ProgramUses {
     u.edge_reads_combined = (flags & kUsesEdgeReadsCombined) != 0;
     u.vertex_edge_loops = (flags & kUsesVertexEdgeLoops) != 0;
     u.combiner_consumes_slots = (flags & kUsesCombinerConsumesSlots) != 0;
+    u.priorities = (flags & kUsesPriorities) != 0;
     return u;
   }
 };
