@@ -216,6 +216,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   flag(uses.edge_reads_combined, "kUsesEdgeReadsCombined");
   flag(vertex_edge_loops, "kUsesVertexEdgeLoops");
   flag(uses.combiner_consumes_slots, "kUsesCombinerConsumesSlots");
+  flag(uses.priorities, "kUsesPriorities");
   values["uses_flags"] = flags.empty() ? "medusa::kUsesNothing" : join(flags, " |\n      ");
   values["codegen_contract"] = std::to_string(medusa::kCodegenContract);
   return templates_.render("program_traits", values);

@@ -75,6 +75,10 @@ enum class Diag {
   InEdgeLoopNotParallel,
   InEdgeWritesVertex,
   InEdgeNeedsCombiner,
+  // SetActive(priority)
+  PriorityNotInteger,
+  PriorityNegative,
+  PrioritySigned,
   Count
 };
 

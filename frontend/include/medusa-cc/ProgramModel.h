@@ -95,6 +95,7 @@ struct FunctorInfo {
   std::map<std::string, FieldUse> vertex_fields, edge_fields, head_fields;
   bool sends_messages = false;
   bool sets_vertex_active = false;
+  bool sets_vertex_priority = false;  // calls v.SetActive(priority)
   bool sets_edge_active = false;
   bool continue_vote = false;
   bool halt_vote = false;
@@ -201,6 +202,7 @@ struct ProgramUsesInfo {
   bool messages = false;
   bool edge_reads_combined = false;  // an ELIST/EDGE functor calls combined_msg()
   bool combiner_consumes_slots = false;  // SlotLifetimeAnalysis
+  bool priorities = false;               // v.SetActive(priority)
 };
 
 struct ProgramModel {
