@@ -85,6 +85,7 @@ ProgramUsesInfo ProgramModel::uses() const {
     u.continue_vote |= f.continue_vote;
     u.halt_vote |= f.halt_vote;
     u.vertex_frontier |= f.sets_vertex_active;
+    u.priorities |= f.sets_vertex_priority;
     u.edge_frontier |= f.sets_edge_active;
     u.messages |= f.sends_messages;
     u.neighbor_sets |= f.reads_neighbor_sets;

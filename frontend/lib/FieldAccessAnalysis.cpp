@@ -84,7 +84,10 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     if (isBuiltinMethod(method, "medusa::EdgeBase", "sendMsg")) info_.sends_messages = true;
     if (isBuiltinMethod(method, "medusa::EdgeBase", "SetActive")) info_.sets_edge_active = true;
     if (isBuiltinMethod(method, "medusa::EdgeBase", "head")) info_.uses_head = true;
-    if (isBuiltinMethod(method, "medusa::VertexBase", "SetActive")) info_.sets_vertex_active = true;
+    if (isBuiltinMethod(method, "medusa::VertexBase", "SetActive")) {
+      info_.sets_vertex_active = true;
+      if (call->getNumArgs() == 1) info_.sets_vertex_priority = true;
+    }
     if (isBuiltinMethod(method, "medusa::VertexBase", "combined_msg")) info_.reads_combined = true;
     if (isBuiltinMethod(method, "medusa::VertexBase", "neighbors") ||
         isBuiltinMethod(method, "medusa::EdgeBase", "head_neighbors") ||

@@ -125,7 +125,34 @@ class DeviceBodyChecker : public clang::RecursiveASTVisitor<DeviceBodyChecker> {
       report(call->getExprLoc(), Diag::VirtualCall) << method->getQualifiedNameAsString();
       noteContext();
     }
+    if (method->getName() == "SetActive" && call->getNumArgs() == 1 &&
+        isSpecializationOf(method->getParent(), "medusa::VertexBase"))
+      checkPriority(call->getArg(0));
     return true;
+  }
+
+  // SetActive(priority) takes an unsigned integer (its bucket is priority / delta): the argument as
+  // written, before the conversion to std::uint64_t that would wrap a negative value or truncate a
+  // fraction.
+  void checkPriority(const clang::Expr* arg) {
+    const clang::Expr* given = arg->IgnoreParenImpCasts();
+    const clang::QualType type = given->getType();
+    const llvm::StringRef text = clang::Lexer::getSourceText(
+        clang::CharSourceRange::getTokenRange(given->getSourceRange()), sm_, c_.context_.getLangOpts());
+    if (!type->isIntegerType() || type->isBooleanType()) {
+      report(given->getBeginLoc(), Diag::PriorityNotInteger) << text << type.getAsString(c_.context_.getPrintingPolicy());
+      noteContext();
+      return;
+    }
+    if (!type->isSignedIntegerOrEnumerationType()) return;
+    clang::Expr::EvalResult constant;
+    if (given->EvaluateAsInt(constant, c_.context_)) {
+      if (!constant.Val.getInt().isNegative()) return;
+      report(given->getBeginLoc(), Diag::PriorityNegative) << text << std::to_string(constant.Val.getInt().getExtValue());
+    } else {
+      report(given->getBeginLoc(), Diag::PrioritySigned) << text << type.getAsString(c_.context_.getPrintingPolicy());
+    }
+    noteContext();
   }
 
   bool VisitCXXThrowExpr(clang::CXXThrowExpr* e) {

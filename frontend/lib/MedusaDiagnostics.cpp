@@ -198,6 +198,17 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::ByIdElement, L::Error,
      "the first argument of vertex_at must be the functor's %select{vertex|edge}0 parameter, which "
      "gives the launch's context"},
+    {Diag::PriorityNotInteger, L::Error,
+     "the priority '%0' given to SetActive has type '%1'; a priority is an unsigned integer (its "
+     "bucket is priority / delta, lowest first): scale or round it into one, e.g. a distance in "
+     "whole units"},
+    {Diag::PriorityNegative, L::Error,
+     "the priority '%0' given to SetActive is %1; a priority is an unsigned integer (its bucket is "
+     "priority / delta, lowest first): give 0 or more"},
+    {Diag::PrioritySigned, L::Error,
+     "the priority '%0' given to SetActive has signed type '%1' and might be negative, which would "
+     "wrap to the last bucket; a priority is an unsigned integer: cast a value you know is not "
+     "negative ('static_cast<unsigned>(...)'), or compute it in an unsigned type"},
 };
 static_assert(sizeof(kDiagnostics) / sizeof(kDiagnostics[0]) == static_cast<size_t>(Diag::Count),
               "every Diag has a text");

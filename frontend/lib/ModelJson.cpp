@@ -71,6 +71,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
           j.attributeObject("uses", [&] {
             j.attribute("sendMsg", f.sends_messages);
             j.attribute("vertex_SetActive", f.sets_vertex_active);
+            if (f.sets_vertex_priority) j.attribute("vertex_SetActive_priority", true);
             j.attribute("edge_SetActive", f.sets_edge_active);
             j.attribute("Continue", f.continue_vote);
             j.attribute("Halt", f.halt_vote);
@@ -175,6 +176,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       j.attribute("continue_vote", u.continue_vote);
       j.attribute("halt_vote", u.halt_vote);
       j.attribute("vertex_frontier", u.vertex_frontier);
+      if (u.priorities) j.attribute("priorities", true);
       j.attribute("edge_frontier", u.edge_frontier);
       j.attribute("received", u.received);
       j.attribute("messages", u.messages);

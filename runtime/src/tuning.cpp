@@ -5,6 +5,7 @@
 #include <medusa/tuning.h>
 
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <string>
 #include <utility>
@@ -106,11 +107,35 @@ int env_value(const char* variable, const std::vector<std::string>& values) {
                " (or unset it); docs/tuning.md lists the settings");
 }
 
+// MEDUSA_PRIORITY_DELTA=auto|N (Config::priorityDelta, a number rather than one of a few values).
+void apply_priority_delta_env(Config& conf) {
+  const char* env = std::getenv("MEDUSA_PRIORITY_DELTA");
+  if (env == nullptr || *env == '\0') return;
+  const std::string value = env;
+  if (value == "auto") {
+    conf.priorityDelta = 0;
+    return;
+  }
+  std::size_t used = 0;
+  unsigned long long delta = 0;
+  try {
+    delta = std::stoull(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  MEDUSA_REQUIRE(used == value.size() && value.find_first_not_of("0123456789") == std::string::npos && delta > 0,
+                 "MEDUSA_PRIORITY_DELTA=" + value +
+                     " is not a value Medusa knows; use auto or a positive integer (the width of a priority "
+                     "bucket), or unset it; docs/tuning.md lists the settings");
+  conf.priorityDelta = delta;
+}
+
 }  // namespace
 
 Config resolve_tuning(Config conf) {
   for (const Setting& s : settings())
     if (const int i = env_value(s.variable, s.values); i >= 0) s.set(conf, i);
+  apply_priority_delta_env(conf);
   dependent_launch_from_env();  // (process-wide, but checked with the rest)
   return conf;
 }
@@ -133,6 +158,10 @@ std::string describe_tuning(const Config& conf, const Config* before_schedule, c
     else if (before_schedule != nullptr && s.get(*before_schedule) != i) r += " (source " + schedule_at + ")";
     else if (i > 0) r += " (Config)";
   }
+  const char* delta_env = std::getenv("MEDUSA_PRIORITY_DELTA");
+  r += " MEDUSA_PRIORITY_DELTA=" + (conf.priorityDelta == 0 ? std::string("auto") : std::to_string(conf.priorityDelta));
+  if (delta_env != nullptr && *delta_env != '\0') r += " (environment)";
+  else if (conf.priorityDelta != 0) r += " (Config)";
   r += std::string(" MEDUSA_DEPENDENT_LAUNCH=") + (dependent_launch_from_env() ? "on" : "off");
   return r;
 }

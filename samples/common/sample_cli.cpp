@@ -43,6 +43,7 @@ std::string g_backend = "host";
       << "  --variant NAME    sample-specific variant (see the sample's description)\n"
       << "  --probability P   sample-specific probability in [0, 1] (default 0.1)\n"
       << "  --hops K          drill-down: neighbourhood radius (default 2)\n"
+      << "  --delta D         width of a priority bucket (SetActive(priority): sssp_q; default auto)\n"
       << "  --validate        compare with the CPU reference; exit 1 on mismatch\n"
       << "  --output FILE     write per-vertex results\n"
       << "  --layout L        edge layout: auto, csr, column or hybrid (default auto)\n"
@@ -109,6 +110,11 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--seed") o.seed = parse_number(o, description, a, value());
     else if (a == "--backend") o.backend = value();
     else if (a == "--variant") o.variant = value();
+    else if (a == "--delta") {
+      const char* text = value();
+      o.delta = text[0] == '-' ? 0 : parse_number(o, description, a, text);
+      if (o.delta == 0) usage(o, description, std::string("--delta expects a positive integer, got '") + text + "'");
+    }
     else if (a == "--hops") o.hops = static_cast<std::uint32_t>(parse_number(o, description, a, value()));
     else if (a == "--probability") {
       const char* text = value();
@@ -270,6 +276,7 @@ void configure(Config& conf, const Options& opt) {
   conf.partitionsPerGpu = opt.partitions_per_gpu;
   conf.partitionFile = opt.partition_file;
   conf.replicationHops = opt.replication_hops;
+  conf.priorityDelta = opt.delta;
   conf.verbose = opt.verbose;
   conf.layout = opt.layout;
   conf.vertexOrder = opt.vertex_order;

@@ -2,7 +2,7 @@
 //   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus G]
 //            [--partitions-per-gpu P]
 //            [--weights LO:HI] [--seed S] [--symmetrize] [--validate] [--output FILE] [--verbose]
-//            [--distributed]
+//            [--distributed] [--delta D]
 // With no graph file the sample generates a small R-MAT graph, so it always runs.
 #pragma once
 
@@ -35,6 +35,7 @@ struct Options {
   std::string variant;            // sample-specific choice (e.g. infoprop: ic-c, ic-e, lt-c)
   double probability = 0.1;       // sample-specific probability (e.g. infoprop: cascade)
   std::uint32_t hops = 2;         // drill-down: size of the neighbourhood
+  std::uint64_t delta = 0;        // --delta D: priority bucket width (Config::priorityDelta; 0: auto)
   bool validate = false;
   Layout layout = Layout::Auto;   // --layout
   VertexOrder vertex_order = VertexOrder::Auto;  // --vertex-order

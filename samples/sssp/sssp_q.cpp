@@ -1,6 +1,8 @@
 // Single-source shortest paths, queue form (the paper's SSSP-Q): only vertices whose distance
-// improved in the previous superstep relax their out-edges (SetActive + Domain::Active), and only
-// vertices that received a tentative distance are updated (Domain::Received).
+// improved relax their out-edges (SetActive + Domain::Active), and only vertices that received a
+// tentative distance are updated (Domain::Received). The improved vertices are activated with their
+// new distance as priority, so the nearest bucket of them relaxes first (delta-stepping; --delta D
+// sets the bucket width, default auto).
 #include <medusa/medusa.h>
 
 #include "../common/sample_cli.h"
@@ -33,7 +35,7 @@ struct Improve {
     unsigned int best = v.combined_msg();
     if (best < v.distance) {
       v.distance = best;
-      v.SetActive();
+      v.SetActive(best);  // priority: the tentative distance
       Continue();
     }
   }

@@ -81,6 +81,10 @@ enum class Diag {
   ByIdReadOfWrittenField,
   ByIdNotIntegral,
   ByIdElement,
+  // SetActive(priority)
+  PriorityNotInteger,
+  PriorityNegative,
+  PrioritySigned,
   Count
 };
 

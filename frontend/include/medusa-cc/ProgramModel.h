@@ -99,6 +99,7 @@ struct FunctorInfo {
   bool sends_by_id = false;  // x.sendMsgTo(id, msg)
   bool sends_messages = false;
   bool sets_vertex_active = false;
+  bool sets_vertex_priority = false;  // calls v.SetActive(priority)
   bool sets_edge_active = false;
   bool continue_vote = false;
   bool halt_vote = false;
@@ -209,6 +210,7 @@ struct ProgramUsesInfo {
   bool neighbor_sets = false;  // a functor reads neighbour sets: sorted CSR rows
   bool reads_by_id = false;   // vertex_at(element, id)
   bool sends_by_id = false;   // sendMsgTo(id, msg)
+  bool priorities = false;               // v.SetActive(priority)
 };
 
 struct ProgramModel {

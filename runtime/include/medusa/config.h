@@ -90,6 +90,10 @@ struct Config {
   // Combiner() that follows it, as one pull pass over each vertex's in-edges (no scattered
   // message writes). Same results; single-partition runs with m = 1. MEDUSA_PULL_FUSION overrides it.
   bool pullFusion = true;
+  // Width of a priority bucket for programs that call SetActive(priority): bucket = priority /
+  // priorityDelta, lowest first. 0: auto (docs/design/priority-buckets.md). MEDUSA_PRIORITY_DELTA
+  // (auto or a positive integer) overrides it.
+  std::uint64_t priorityDelta = 0;
   // The runtime's other schedule choices, Auto unless forced (tuning.h, docs/tuning.md).
   Tuning tuning;
   // GPU memory admission when several programs share a GPU (ledger/admission.h).

@@ -40,6 +40,10 @@ struct KernelCtx {
   std::uint8_t* next_active_vertex = nullptr;  // V flags for the next superstep; null if unused
   std::uint8_t* next_active_edge = nullptr;    // E flags for the next superstep; null if unused
   std::uint8_t* received = nullptr;            // V flags: received a message this superstep
+  // Programs with priorities (ProgramUses::priorities) on a backend that buckets them: V slots,
+  // each the lowest priority given to SetActive(priority) this superstep (~0: none). Null otherwise:
+  // the priority is dropped and the vertex is simply active.
+  std::uint64_t* next_priority = nullptr;
   int* votes = nullptr;                        // see VoteSlot
   // In a batch of supersteps (CUDA): SetActive() on a vertex also appends it, once, to this queue
   // and counts it and its out-degree in next_active_counts[0] and [1] (the next frontier without a
@@ -153,6 +157,18 @@ MEDUSA_HD inline void queue_active(const KernelCtx<Msg>& c, VertexId v) {
 #endif
 }
 
+// SetActive(priority): *slot = min(*slot, priority).
+MEDUSA_HD inline void priority_min(std::uint64_t* slot, std::uint64_t priority) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(reinterpret_cast<unsigned long long*>(slot), static_cast<unsigned long long>(priority));
+#else
+  std::uint64_t seen = __atomic_load_n(slot, __ATOMIC_RELAXED);
+  while (priority < seen &&
+         !__atomic_compare_exchange_n(slot, &seen, priority, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
 // Votes and superstep for the free functions Continue()/Halt()/Superstep(), one per session (so that
 // sessions run concurrently, each on its own thread and stream). The backend sets them before each
 // superstep: on CUDA in the session's device memory (KernelCtx::step_state), on the host in the
@@ -232,6 +248,18 @@ struct VertexHandle {
   MEDUSA_HD Msg combined_msg() const { return medusa_ctx_->combined[medusa_id_]; }
   MEDUSA_HD NeighborSet neighbors() const { return detail::neighbor_row(*medusa_ctx_, medusa_id_); }
   MEDUSA_HD void SetActive() const {
+    if (medusa_ctx_->next_priority != nullptr) detail::priority_min(&medusa_ctx_->next_priority[medusa_id_], 0);
+    medusa_mark_active_();
+  }
+  // Active in a later superstep: the one that runs the lowest bucket (priority / delta) holding
+  // it; a vertex given several priorities keeps the lowest (docs/design/priority-buckets.md).
+  // Without bucket slots (next_priority null) the vertex is simply active next.
+  MEDUSA_HD void SetActive(std::uint64_t priority) const {
+    if (medusa_ctx_->next_priority != nullptr)
+      detail::priority_min(&medusa_ctx_->next_priority[medusa_id_], priority);
+    medusa_mark_active_();
+  }
+  MEDUSA_HD void medusa_mark_active_() const {
     if (medusa_ctx_->next_active_queue != nullptr)
       detail::queue_active(*medusa_ctx_, medusa_id_);
     else

@@ -41,6 +41,9 @@ struct VertexBase {
   NeighborSet neighbors() const;         // sorted out-neighbours (ELIST only; neighbor_sets.h)
   void SetActive() const;                // active in the next superstep
   void sendMsgTo(VertexId to, const Message& msg) const;  // to any vertex, by id (by_id.h)
+  // Active in the superstep that runs its bucket, priority / delta: the lowest bucket runs first
+  // (an unsigned integer, e.g. a tentative distance; programming guide, "Priorities").
+  void SetActive(std::uint64_t priority) const;
 };
 
 template <class Vertex>

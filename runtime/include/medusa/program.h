@@ -55,6 +55,7 @@ enum ProgramUse : std::uint32_t {
   kUsesNeighborSets = 1u << 9,
   kUsesReadsById = 1u << 10,
   kUsesSendsById = 1u << 11,
+  kUsesPriorities = 1u << 12,
 };
 constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
   return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
@@ -78,6 +79,9 @@ struct ProgramUses {
   bool neighbor_sets = false;  // an ELIST functor reads neighbour sets: keep CSR rows sorted
   bool reads_by_id = false;  // a functor reads another vertex's fields: vertex_at(element, id)
   bool sends_by_id = false;  // a functor sends to a vertex by id: sendMsgTo(id, msg) (by_id.h)
+  // some functor calls v.SetActive(priority): Domain::Active runs the lowest bucket of priorities
+  // first (docs/design/priority-buckets.md)
+  bool priorities = false;
 
   static constexpr ProgramUses of(ProgramUse flags) {
     ProgramUses u;
@@ -93,6 +97,7 @@ struct ProgramUses {
     u.neighbor_sets = (flags & kUsesNeighborSets) != 0;
     u.reads_by_id = (flags & kUsesReadsById) != 0;
     u.sends_by_id = (flags & kUsesSendsById) != 0;
+    u.priorities = (flags & kUsesPriorities) != 0;
     return u;
   }
 };

@@ -28,6 +28,7 @@
 #include <medusa/backend/common/partition_setup.h>
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/rank_group.h>
 #include <medusa/backend/common/replicated_state.h>
@@ -68,6 +69,13 @@ struct StepCounts {
   std::uint64_t active_vertices = 0;
   std::uint64_t active_edges = 0;
   std::uint8_t frontier_passes = 0;  // FrontierPass bits (pull_fusion.h)
+  // Programs with priorities where the engine orders by bucket (priority_buckets): the bucket the next frontier holds (~0: none), its width (0: not
+  // chosen yet) and the vertices its buckets hold (the next frontier's and those deferred to
+  // higher buckets).
+  std::uint64_t bucket = ~std::uint64_t{0};
+  std::uint64_t bucket_width = 0;
+  std::uint64_t bucketed_vertices = 0;
+  bool priority_buckets = false;
 };
 
 template <class Program, class Engine, class Exchange>
@@ -504,6 +512,10 @@ class PartitionedSession : public SessionBase {
         total.active_vertices += c.active_vertices;
         total.active_edges += c.active_edges;
         total.frontier_passes |= c.frontier_passes;
+        total.bucket = std::min(total.bucket, c.bucket);
+        total.bucket_width = c.bucket_width;
+        total.bucketed_vertices += c.bucketed_vertices;
+        total.priority_buckets |= c.priority_buckets;
       }
       if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
@@ -511,12 +523,17 @@ class PartitionedSession : public SessionBase {
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())
-        std::fprintf(stderr, "medusa: superstep %u: %snext frontier %llu vertices, %llu edges%s\n", step,
+        std::fprintf(stderr, "medusa: superstep %u: %snext frontier %llu vertices, %llu edges%s%s\n", step,
                      frontier_pass_text(total.frontier_passes).c_str(),
                      static_cast<unsigned long long>(total.active_vertices),
                      static_cast<unsigned long long>(total.active_edges),
-                     parts_ > 1 ? " (local copies, replicas included)" : "");
-      const StopDecision d = decide_stop(total.votes.data(), step, conf_, Program::uses);
+                     parts_ > 1 ? " (local copies, replicas included)" : "",
+                     total.priority_buckets
+                         ? describe_bucket(total.bucket, total.bucket_width,
+                                           total.bucketed_vertices - total.active_vertices).c_str()
+                         : "");
+      const StopDecision d =
+          decide_stop(total.votes.data(), step, conf_, Program::uses, total.bucketed_vertices);
       if (d.stop) {
         stats_.stop_reason = d.reason;
         break;

@@ -30,9 +30,13 @@ inline const char* vote_stop_reason(VoteStop s) {  // RunStats::stop_reason
 }
 
 // votes: the kVoteSlots vote slots after superstep `superstep` (counted from 0) finished.
+// bucketed_vertices: with SetActive(priority), the vertices that priority buckets hold (the next
+// frontier's bucket and the higher ones): a superstep without a Continue vote does not end the run
+// while a bucket holds a vertex (docs/design/priority-buckets.md).
 inline StopDecision decide_stop(const int* votes, std::uint32_t superstep, const Config& conf,
-                                const ProgramUses& uses) {
-  const VoteStop by_votes = vote_stop(votes, uses.continue_vote);
+                                const ProgramUses& uses, std::uint64_t bucketed_vertices = 0) {
+  VoteStop by_votes = vote_stop(votes, uses.continue_vote);
+  if (by_votes == VoteStop::NoContinue && bucketed_vertices > 0) by_votes = VoteStop::None;
   if (by_votes != VoteStop::None) return {true, vote_stop_reason(by_votes)};
   if (conf.maxIteration == 0 || superstep + 1 >= conf.maxIteration) return {true, "maxIteration"};
   return {false, ""};

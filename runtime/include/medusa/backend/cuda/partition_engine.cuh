@@ -26,6 +26,7 @@
 #include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -333,6 +334,8 @@ class PartitionEngine : private gpu::EngineCore,
     r += std::string("  Domain::Active: compacted queue, built at the end of each superstep by one "
                      "flag-compaction kernel") +
          (queued_frontier_ ? "; in a batch of small frontiers, queued by SetActive() itself\n" : "\n");
+    if (Program::uses.priorities)
+      r += "  " + common::describe_unordered_priorities(common::priorities_unordered_because(true, 1)) + "\n";
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +

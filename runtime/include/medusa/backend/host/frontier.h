@@ -4,6 +4,7 @@
 
 #include <medusa/backend/host/compact.h>
 #include <medusa/backend/host/host_array.h>
+#include <medusa/backend/host/priority_buckets.h>
 #include <medusa/error.h>
 
 #include <cstdint>
@@ -39,12 +40,18 @@ class Frontier {
 
   // End of superstep: next flags -> current queue, flags cleared.
   void promote() { compact_flags(next_.data(), next_.size(), current_, /*clear_flags=*/true); }
+  // The same with priorities: the flagged vertices join `buckets`, and the lowest bucket is current.
+  void promote(PriorityBuckets& buckets) {
+    compact_flags(next_.data(), next_.size(), activated_, /*clear_flags=*/true);
+    buckets.promote(activated_, current_);
+  }
 
   std::size_t bytes() const { return next_.bytes() + current_.capacity() * sizeof(Index); }
 
  private:
   HostArray<std::uint8_t> next_;
   std::vector<Index> current_;
+  std::vector<Index> activated_;  // (promote with priorities)
   bool allocated_ = false;
 };
 

@@ -13,6 +13,7 @@
 #include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
+#include <medusa/backend/common/priorities.h>
 #include <medusa/backend/host/field_arrays.h>
 #include <medusa/backend/host/frontier.h>
 #include <medusa/backend/host/host_array.h>
@@ -277,7 +278,11 @@ class PartitionEngine {
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
                                                                          : " none")
-       << (pull_fusion_ ? "; Combiner " + common::fusion_summary() : std::string());
+       << (pull_fusion_ ? "; Combiner " + common::fusion_summary() : std::string())
+       << (buckets_on() ? "; priority buckets of delta " + common::describe_priority_delta(conf_) : std::string())
+       << (Program::uses.priorities && !buckets_on()
+               ? "; " + common::describe_unordered_priorities(common::priorities_unordered_because(false, conf_.gpuCount))
+               : std::string());
     os << "\n";
     return os.str();
   }
@@ -407,7 +412,10 @@ class PartitionEngine {
   }
   void finish_superstep() {
     if (vertex_frontier_.allocated()) {
-      vertex_frontier_.promote();
+      if (buckets_on())
+        vertex_frontier_.promote(buckets_);
+      else
+        vertex_frontier_.promote();
       count_frontier_edges();
     }
     if (edge_frontier_.allocated()) edge_frontier_.promote();
@@ -418,10 +426,19 @@ class PartitionEngine {
     c.active_vertices = vertex_frontier_.current().size();
     c.active_edges = edge_frontier_.current().size();
     c.frontier_passes = frontier_passes_;
+    if (buckets_on()) {
+      c.priority_buckets = true;
+      c.bucket = buckets_.bucket();
+      c.bucket_width = buckets_.delta();
+      c.bucketed_vertices = buckets_.deferred() + vertex_frontier_.current().size();
+    }
     return c;
   }
 
  private:
+  // SetActive(priority) orders by bucket in single-partition runs (common/priorities.h).
+  bool buckets_on() const { return Program::uses.priorities && conf_.gpuCount == 1; }
+
   // Launches over fewer elements run on the calling thread: waking the OpenMP team costs more
   // than that much work, and high-diameter graphs have thousands of tiny supersteps.
   static constexpr std::int64_t kSerialBelow = 2048;
@@ -516,6 +533,11 @@ class PartitionEngine {
       vertex_frontier_.seed(seeds, "vertex");
       count_frontier_edges();
     }
+    if (buckets_on()) {
+      buckets_.allocate(vertex_count_, conf_.priorityDelta,
+                        vertex_count_ == 0 ? 1.0 : static_cast<double>(edge_count_) / vertex_count_);
+      ctx_.next_priority = buckets_.next_priorities();
+    }
     if (Program::uses.edge_frontier) edge_frontier_.allocate(edge_count_);
     votes_.allocate(kVoteSlots);
 
@@ -592,6 +614,7 @@ class PartitionEngine {
   std::vector<VertexId> received_queue_;
   Frontier<VertexId> vertex_frontier_;
   Frontier<EdgeIndex> edge_frontier_;
+  PriorityBuckets buckets_;  // programs with priorities only
   HostArray<int> votes_;
 
   KernelCtx<Message> ctx_{};
