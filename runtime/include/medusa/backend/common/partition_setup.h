@@ -5,6 +5,7 @@
 
 #include <medusa/backend/common/aggregate_steps.h>
 #include <medusa/backend/common/multi_hop.h>
+#include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/config.h>
 #include <medusa/error.h>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,47 @@ inline std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, co
   for (VertexId i = 0; i < l.vertex_count(); ++i)
     if (std::binary_search(sorted.begin(), sorted.end(), l.global_id[i])) out.push_back(i);
   return out;
+}
+
+// What a program may not do on more than one partition (or over MPI ranks): refused with a reason.
+template <class Program>
+void check_partitionable(std::uint32_t parts, const Config& conf, bool distributed) {
+  MEDUSA_REQUIRE(!distributed || medusa::detail::aggregate_count<Program>() == 0,
+                 "Config::distributed: the program uses global aggregates, which are not folded across "
+                 "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
+  MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
+                 "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
+                 "need every vertex's whole out-edge row in one partition: run it on one partition "
+                 "(Config::gpuCount = 1, no Config::distributed)");
+  MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
+                 "gpuCount = " + std::to_string(conf.gpuCount) +
+                     (distributed ? " over MPI ranks" : "") +
+                     ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
+                     "belong to another partition, which partitioned runs do not support yet; run it with "
+                     "gpuCount = 1 in one process");
+}
+
+// The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
+// (vertex_order.h). Neighbour sets need each row sorted by the IDs the engine uses.
+template <class Program, class Engine, class GraphType>
+std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t, const Config& conf,
+                                           VertexOrderChoice& order) {
+  // Vertex ids that functors hold in fields (reads and sends by id) are the user's.
+  const bool by_id = Program::uses.reads_by_id || Program::uses.sends_by_id;
+  order = choose_vertex_order(t, by_id ? VertexOrder::Input : conf.vertexOrder, available_host_bytes());
+  if (by_id) order.reason = "input order: the program reads or sends by vertex id";
+  constexpr bool sorted_rows = Program::uses.neighbor_sets;
+  if (!order.by_degree()) {
+    if constexpr (sorted_rows) {  // (the engine copies what it needs: the sorted copy goes when this returns)
+      const Topology sorted = t.with_sorted_rows();
+      return std::make_unique<Engine>(PartitionView::whole(sorted), graph, graph.initially_active(), conf, 0);
+    }
+    return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf, 0);
+  }
+  const PartitionLayout renumbered = degree_ordered_layout(t, sorted_rows);
+  std::vector<VertexId> seeds(graph.initially_active());
+  std::sort(seeds.begin(), seeds.end());
+  return std::make_unique<Engine>(PartitionView::of(renumbered), graph, local_seeds(seeds, renumbered), conf, 0);
 }
 
 }  // namespace medusa::common

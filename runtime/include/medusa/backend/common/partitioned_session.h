@@ -33,6 +33,7 @@
 #include <medusa/backend/common/rank_group.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/common/step_state_guard.h>
+#include <medusa/backend/common/step_counts.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
@@ -63,9 +64,6 @@
 
 namespace medusa::common {
 
-// What every engine reports at the end of a superstep.
-struct StepCounts {
-  std::array<int, kVoteSlots> votes{};
   std::uint64_t active_vertices = 0;
   std::uint64_t active_edges = 0;
   std::uint8_t frontier_passes = 0;  // FrontierPass bits (pull_fusion.h)
@@ -102,22 +100,10 @@ class PartitionedSession : public SessionBase {
     edge_count_ = t.edge_count;
     check_seeds(graph.initially_active(), vertex_count_);
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
-    MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
-                   "Config::distributed: the program uses global aggregates, which are not folded across "
-                   "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
-    MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
-                   "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
-                   "need every vertex's whole out-edge row in one partition: run it on one partition "
-                   "(Config::gpuCount = 1, no Config::distributed)");
-    MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
-                   "gpuCount = " + std::to_string(conf.gpuCount) +
-                       (ranks_.distributed() ? " over MPI ranks" : "") +
-                       ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
-                       "belong to another partition, which partitioned runs do not support yet; run it with "
-                       "gpuCount = 1 in one process");
+    check_partitionable<Program>(parts, conf, ranks_.distributed());
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
-      engines_.push_back(whole_graph_engine(graph, t));
+      engines_.push_back(whole_graph_engine<Program, Engine>(graph, t, conf_, order_));
     } else {
       build_plan(t, parts);
       std::vector<VertexId> seeds(graph.initially_active());
@@ -139,7 +125,6 @@ class PartitionedSession : public SessionBase {
   PartitionLayout& layout(std::uint32_t i) { return plan_.partitions[ranks_.ownership().partition(i)]; }
 
  public:
-
   PartitionedSession(const PartitionedSession&) = delete;
   PartitionedSession& operator=(const PartitionedSession&) = delete;
 
@@ -506,32 +491,13 @@ class PartitionedSession : public SessionBase {
       request_aggregates<Program>(engines_, conf_);
       StepCounts total;
       total.votes = host_votes_;
-      for (std::uint32_t p = 0; p < engines_.size(); ++p) {
-        const StepCounts c = engines_[p]->collect();
-        or_votes(total.votes.data(), c.votes.data());  // (partition_votes.h: as a batch's end does)
-        total.active_vertices += c.active_vertices;
-        total.active_edges += c.active_edges;
-        total.frontier_passes |= c.frontier_passes;
-        total.bucket = std::min(total.bucket, c.bucket);
-        total.bucket_width = c.bucket_width;
-        total.bucketed_vertices += c.bucketed_vertices;
-        total.priority_buckets |= c.priority_buckets;
-      }
+      for (auto& e : engines_) total.add(e->collect());
       if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
       end_aggregates<Program>(engines_, conf_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
-      if (verbose())
-        std::fprintf(stderr, "medusa: superstep %u: %snext frontier %llu vertices, %llu edges%s%s\n", step,
-                     frontier_pass_text(total.frontier_passes).c_str(),
-                     static_cast<unsigned long long>(total.active_vertices),
-                     static_cast<unsigned long long>(total.active_edges),
-                     parts_ > 1 ? " (local copies, replicas included)" : "",
-                     total.priority_buckets
-                         ? describe_bucket(total.bucket, total.bucket_width,
-                                           total.bucketed_vertices - total.active_vertices).c_str()
-                         : "");
+      if (verbose()) print_superstep(step, total, parts_ > 1);
       const StopDecision d =
           decide_stop(total.votes.data(), step, conf_, Program::uses, total.bucketed_vertices);
       if (d.stop) {
@@ -587,28 +553,6 @@ class PartitionedSession : public SessionBase {
     return true;
   }
 
-  // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree
-  // (vertex_order.h). Neighbour sets need each row sorted by the IDs the engine uses.
-  std::unique_ptr<Engine> whole_graph_engine(GraphType& graph, const Topology& t) {
-    // Vertex ids that functors hold in fields (reads and sends by id) are the user's.
-    const bool by_id = Program::uses.reads_by_id || Program::uses.sends_by_id;
-    order_ = choose_vertex_order(t, by_id ? VertexOrder::Input : conf_.vertexOrder, available_host_bytes());
-    if (by_id) order_.reason = "input order: the program reads or sends by vertex id";
-    constexpr bool sorted_rows = Program::uses.neighbor_sets;
-    if (!order_.by_degree()) {
-      if constexpr (sorted_rows) {  // (the engine copies what it needs: the sorted copy goes when this returns)
-        const Topology sorted = t.with_sorted_rows();
-        return std::make_unique<Engine>(PartitionView::whole(sorted), graph, graph.initially_active(), conf_, 0);
-      }
-      return std::make_unique<Engine>(PartitionView::whole(t), graph, graph.initially_active(), conf_, 0);
-    }
-    const PartitionLayout renumbered = degree_ordered_layout(t, sorted_rows);
-    std::vector<VertexId> seeds(graph.initially_active());
-    std::sort(seeds.begin(), seeds.end());
-    return std::make_unique<Engine>(PartitionView::of(renumbered), graph, local_seeds(seeds, renumbered), conf_, 0);
-  }
-
-
   void build_plan(const Topology& t, std::uint32_t parts) {
     PartitionAssignment a;
     if (ranks_.reports()) a = assign_partitions(t, parts, conf_);  // (rank 0)
@@ -624,7 +568,6 @@ class PartitionedSession : public SessionBase {
     fresh_hop_ = hops_;
     message_hop_ = hops_;
   }
-
 
   Config conf_;
   RankGroup ranks_;           // this process, or the MPI job's ranks
