@@ -64,18 +64,6 @@
 
 namespace medusa::common {
 
-  std::uint64_t active_vertices = 0;
-  std::uint64_t active_edges = 0;
-  std::uint8_t frontier_passes = 0;  // FrontierPass bits (pull_fusion.h)
-  // Programs with priorities where the engine orders by bucket (priority_buckets): the bucket the next frontier holds (~0: none), its width (0: not
-  // chosen yet) and the vertices its buckets hold (the next frontier's and those deferred to
-  // higher buckets).
-  std::uint64_t bucket = ~std::uint64_t{0};
-  std::uint64_t bucket_width = 0;
-  std::uint64_t bucketed_vertices = 0;
-  bool priority_buckets = false;
-};
-
 template <class Program, class Engine, class Exchange>
 class PartitionedSession : public SessionBase {
  public:
