@@ -97,7 +97,23 @@ std::vector<AggregateEntry>& aggregate_registry() {
 template <class Program>
 std::size_t aggregate_count() { return aggregate_registry<Program>().size(); }
 
+// The host's slots: those of the partition whose functors run (each host engine holds its own, so
+// partials fold in partition order as over MPI ranks and GPUs), else these.
 inline AggregateCells host_aggregate_cells{};
+inline AggregateCells* host_aggregate_target = &host_aggregate_cells;
+
+// While it lives, host functors add to and read `cells` (set before an OpenMP region, so its
+// workers see it too).
+class HostAggregateTarget {
+ public:
+  explicit HostAggregateTarget(AggregateCells& cells) : previous_(host_aggregate_target) { host_aggregate_target = &cells; }
+  ~HostAggregateTarget() { host_aggregate_target = previous_; }
+  HostAggregateTarget(const HostAggregateTarget&) = delete;
+  HostAggregateTarget& operator=(const HostAggregateTarget&) = delete;
+
+ private:
+  AggregateCells* previous_;
+};
 #if defined(__CUDACC__)
 static __device__ AggregateCells d_aggregate_cells;
 #endif
@@ -106,7 +122,7 @@ MEDUSA_HD inline AggregateCells& aggregate_cells() {
 #if defined(__CUDA_ARCH__)
   return d_aggregate_cells;
 #else
-  return host_aggregate_cells;
+  return *host_aggregate_target;
 #endif
 }
 

@@ -91,9 +91,6 @@ class PartitionedSession : public SessionBase {
     edge_count_ = t.edge_count;
     check_seeds(graph.initially_active(), vertex_count_);
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
-    MEDUSA_REQUIRE(!ranks_.distributed() || medusa::detail::aggregate_count<Program>() == 0,
-                   "Config::distributed: the program uses global aggregates, which are not folded across "
-                   "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     if (parts == 1) {
       engines_.push_back(whole_graph_engine(graph, t));
@@ -187,7 +184,7 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
-    check_partitioned_adds<K, Element>(engines_.size());
+    check_partitioned_adds<K, Element>(parts_);  // (every rank's partitions)
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
@@ -486,7 +483,7 @@ class PartitionedSession : public SessionBase {
         total.active_edges += c.active_edges;
       }
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
-      end_aggregates<Program>(engines_, conf_);
+      end_aggregates<Program>(engines_, conf_, ranks_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose())
