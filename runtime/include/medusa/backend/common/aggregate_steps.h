@@ -1,7 +1,7 @@
 // The session's part of global aggregates (medusa/aggregate.h): before a superstep every engine's
 // slots start from the published values and the identities; after it every partition's
-// accumulators (over MPI ranks too) are folded in partition order and published. Each backend supplies, found by argument-dependent
-// lookup on its engine type:
+// accumulators (over MPI ranks too) are folded in partition order and published. Each backend
+// supplies, found by argument-dependent lookup on its engine type:
 //   void upload_aggregates(Engine&, const detail::AggregateCells&, bool shared_gpu);
 //   void request_aggregates(Engine&, bool shared_gpu);  // queues the read-back, before the last sync
 //   void download_aggregates(Engine&, detail::AggregateCells&, bool shared_gpu);
@@ -90,8 +90,8 @@ template <ApiKind K, class Element>
 void check_partitioned_adds(std::size_t partitions) {
   if constexpr (adds_to_aggregates<Element>::value && (K == ELIST || K == MESSAGE)) {
     MEDUSA_REQUIRE(partitions == 1,
-                   std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ") + (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex"
-                                                                 : "MESSAGE functor") +
+                   std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ") +
+                       (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex" : "MESSAGE functor") +
                        " adds to a global aggregate, which partitioned runs would count once per partition; "
                        "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), or run one partition");
   }
