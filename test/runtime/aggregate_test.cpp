@@ -4,6 +4,7 @@
 #include <medusa/medusa.h>
 
 #include "support/emv_launch.h"
+#include "support/test_graphs.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -28,6 +30,21 @@ struct AbsMax {
 medusa::Aggregate<int, medusa::MEDUSA_SUM> total;
 medusa::Aggregate<long long, medusa::MEDUSA_MIN> low;
 medusa::CustomAggregate<float, AbsMax> widest{0.0f};
+// Composes maps t -> a t + b (mod 2^32; a in the high word): associative but not commutative, so
+// its value shows the order of the folds (a user's operator must commute; this one is a probe).
+struct ThenApply {
+  MEDUSA_HD unsigned long long operator()(const unsigned long long& p, const unsigned long long& q) const {
+    const auto pa = static_cast<std::uint32_t>(p >> 32), pb = static_cast<std::uint32_t>(p);
+    const auto qa = static_cast<std::uint32_t>(q >> 32), qb = static_cast<std::uint32_t>(q);
+    return static_cast<unsigned long long>(qa * pa) << 32 | static_cast<std::uint32_t>(qa * pb + qb);
+  }
+};
+inline constexpr unsigned long long kIdentityMap = 1ULL << 32;
+MEDUSA_HD inline unsigned long long map_of(int value) {
+  return static_cast<unsigned long long>(2u * static_cast<std::uint32_t>(value) + 1u) << 32 |
+         static_cast<std::uint32_t>(value + 7);
+}
+medusa::CustomAggregate<unsigned long long, ThenApply> sequence{kIdentityMap};
 }  // namespace aggregate_test
 
 template <>
@@ -61,12 +78,14 @@ struct VertexProxy : medusa::VertexHandle<int> {
 static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::total), 0> total{};
 static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::low), 1> low{};
 static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::widest), 2> widest{};
+static constexpr medusa::AggregateRefOf<decltype(::aggregate_test::sequence), 3> sequence{};
 struct Count {
   MEDUSA_HD void operator()(VertexProxy& v) const {
     v.seen = total.value();
     total.add(v.value);
     low.add(v.value);
     widest.add(-static_cast<float>(v.value));
+    sequence.add(map_of(v.value));
     v.value = v.value + 1;
   }
 };
@@ -88,7 +107,8 @@ MEDUSA_TEST_EMV_LAUNCH(aggregate_test::Count, VERTEX, aggregate_test::gen::Count
 namespace aggregate_test {
 const bool registered = medusa::detail::register_aggregate<Program>(total, 0) &&
                         medusa::detail::register_aggregate<Program>(low, 1) &&
-                        medusa::detail::register_aggregate<Program>(widest, 2);
+                        medusa::detail::register_aggregate<Program>(widest, 2) &&
+                        medusa::detail::register_aggregate<Program>(sequence, 3);
 bool halt_at_total = false;
 int halt_threshold = 0;
 void iteration() {
@@ -160,6 +180,40 @@ TEST_CASE("Aggregates: the iteration function may halt on a value and each Run s
   CHECK(again.supersteps == 2);
   CHECK(total.value() == 64 * 6);
 }
+
+#if defined(MEDUSA_BACKEND_HOST)
+// Each partition folds its own adds and the session folds the partials in partition order, so over
+// MPI ranks every fold (floating-point sums too) equals, bit for bit, one process's with the same
+// partitions. `sequence` records the order. (Under mpirun, runtime.mpi-2, partition_cases() gives
+// the distributed cases; OpenMP leaves these small launches on one thread, in vertex order.)
+TEST_CASE("Aggregates over MPI ranks fold partials in partition order as one process does", "[runtime]") {
+  using namespace aggregate_test;
+  std::vector<int> values(1000);
+  std::iota(values.begin(), values.end(), -300);
+  unsigned long long in_vertex_order = kIdentityMap;  // superstep 3's, one partition
+  for (int x : values) in_vertex_order = ThenApply{}(in_vertex_order, map_of(x + 3));
+  const auto run = [&](const medusa::Config& conf) {
+    auto g = aggregate_graph(values);
+    auto device = medusa::Init_Device_DS(g, conf);
+    halt_at_total = false;
+    device.Run(iteration);
+    return std::array<unsigned long long, 2>{sequence.value(), static_cast<unsigned long long>(total.value())};
+  };
+  for (medusa_test::PartitionCase pc : medusa_test::partition_cases(/*multi_hop=*/false)) {
+    INFO(pc.name);
+    medusa::Config conf;
+    conf.maxIteration = 4;
+    const std::array<unsigned long long, 2> got = run(pc.apply(conf));
+    CHECK(static_cast<int>(got[1]) == std::accumulate(values.begin(), values.end(), 0) + 3 * 1000);
+    if (pc.parts == 1 && !pc.distributed && pc.vertex_order != medusa::VertexOrder::Degree)
+      CHECK(got[0] == in_vertex_order);
+    if (!pc.distributed) continue;
+    pc.distributed = false;  // the same partitions, every one in this process
+    if (pc.parts == 1) pc.parts = medusa_test::test_mpi_ranks();
+    CHECK(got == run(pc.apply(conf)));
+  }
+}
+#endif
 
 // ---- A program with an in-edge ELIST functor: each vertex sums its out-neighbours' weights.
 namespace in_edges_test {

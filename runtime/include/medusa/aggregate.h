@@ -97,7 +97,23 @@ std::vector<AggregateEntry>& aggregate_registry() {
 template <class Program>
 std::size_t aggregate_count() { return aggregate_registry<Program>().size(); }
 
+// The host's slots: those of the partition whose functors run (each host engine holds its own, so
+// partials fold in partition order as over MPI ranks and GPUs), else these.
 inline AggregateCells host_aggregate_cells{};
+inline AggregateCells* host_aggregate_target = &host_aggregate_cells;
+
+// While it lives, host functors add to and read `cells` (set before an OpenMP region, so its
+// workers see it too).
+class HostAggregateTarget {
+ public:
+  explicit HostAggregateTarget(AggregateCells& cells) : previous_(host_aggregate_target) { host_aggregate_target = &cells; }
+  ~HostAggregateTarget() { host_aggregate_target = previous_; }
+  HostAggregateTarget(const HostAggregateTarget&) = delete;
+  HostAggregateTarget& operator=(const HostAggregateTarget&) = delete;
+
+ private:
+  AggregateCells* previous_;
+};
 #if defined(__CUDACC__)
 static __device__ AggregateCells d_aggregate_cells;
 #endif
@@ -106,7 +122,27 @@ MEDUSA_HD inline AggregateCells& aggregate_cells() {
 #if defined(__CUDA_ARCH__)
   return d_aggregate_cells;
 #else
-  return host_aggregate_cells;
+  return *host_aggregate_target;
+#endif
+}
+
+template <class T, class Op, CombinerOp Builtin>
+inline constexpr bool is_builtin_op = std::is_same_v<Op, AggregateOp<T, Builtin>>;
+template <class T>
+inline constexpr bool is_int32 = std::is_same_v<T, int> || std::is_same_v<T, unsigned int>;
+template <class T>
+inline constexpr bool is_int64 = std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
+
+// One compare-and-swap of a 4- or 8-byte word; on failure `expected` becomes what the word holds.
+template <class Word>
+MEDUSA_HD inline bool compare_exchange(Word* word, Word& expected, Word desired) {
+#if defined(__CUDA_ARCH__)
+  const Word seen = atomicCAS(word, expected, desired);
+  if (seen == expected) return true;
+  expected = seen;
+  return false;
+#else
+  return __atomic_compare_exchange_n(word, &expected, desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 #endif
 }
 
@@ -118,84 +154,92 @@ MEDUSA_HD inline void atomic_fold(std::uint64_t* slot, const T& x, const Op& op)
 #if defined(__CUDA_ARCH__)
   // The hardware's own atomics where there is one; min, max, or and and first read the slot and
   // skip the atomic when it would change nothing (most warps, once the fold has settled).
-  constexpr bool int32 = std::is_same_v<T, int> || std::is_same_v<T, unsigned int>;
-  constexpr bool int64 = std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
-  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> &&
-                (int32 || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+  if constexpr (is_builtin_op<T, Op, MEDUSA_SUM> &&
+                (is_int32<T> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
                  std::is_same_v<T, unsigned long long>)) {
     if (x != T(0)) atomicAdd(reinterpret_cast<T*>(slot), x);
     return;
   }
-  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_SUM>> && std::is_same_v<T, long long>) {
+  if constexpr (is_builtin_op<T, Op, MEDUSA_SUM> && std::is_same_v<T, long long>) {
     if (x != 0) atomicAdd(reinterpret_cast<unsigned long long*>(slot), static_cast<unsigned long long>(x));
     return;  // (two's complement: the same bits as a signed add)
   }
-  const T seen = from_bits<T>(*reinterpret_cast<volatile std::uint64_t*>(slot));
-  if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>> ||
-                std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>> || std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_AND>>) {
+  if constexpr (is_builtin_op<T, Op, MEDUSA_MIN> || is_builtin_op<T, Op, MEDUSA_MAX> ||
+                is_builtin_op<T, Op, MEDUSA_BIT_OR> || is_builtin_op<T, Op, MEDUSA_BIT_AND>) {
+    const T seen = from_bits<T>(*reinterpret_cast<volatile std::uint64_t*>(slot));
     if (op(seen, x) == seen) return;  // (a stale read only costs the atomic below)
-    if constexpr (int32 || int64) {
+    if constexpr (is_int32<T> || is_int64<T>) {
       T* p = reinterpret_cast<T*>(slot);
-      if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MIN>>) return (void)atomicMin(p, x);
-      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_MAX>>) return (void)atomicMax(p, x);
-      else if constexpr (std::is_same_v<Op, AggregateOp<T, MEDUSA_BIT_OR>>) return (void)atomicOr(p, x);
+      if constexpr (is_builtin_op<T, Op, MEDUSA_MIN>) return (void)atomicMin(p, x);
+      else if constexpr (is_builtin_op<T, Op, MEDUSA_MAX>) return (void)atomicMax(p, x);
+      else if constexpr (is_builtin_op<T, Op, MEDUSA_BIT_OR>) return (void)atomicOr(p, x);
       else return (void)atomicAnd(p, x);
     }
   }
-  Word old = *reinterpret_cast<volatile Word*>(word), assumed;
-  do {
-    assumed = old;
-    T current;
-    std::memcpy(&current, &assumed, sizeof(T));
-    const T next = op(current, x);
-    Word next_bits;
-    std::memcpy(&next_bits, &next, sizeof(T));
-    if (next_bits == assumed) return;
-    old = atomicCAS(word, assumed, next_bits);
-  } while (old != assumed);
+  Word assumed = *reinterpret_cast<volatile Word*>(word);
 #else
   Word assumed = __atomic_load_n(word, __ATOMIC_RELAXED);
+#endif
+  // Everything else (floating-point min and max, 64-bit sums of other types, user operators).
   for (;;) {
-    T current;
-    std::memcpy(&current, &assumed, sizeof(T));
-    const T next = op(current, x);
+    const T next = op(from_bits<T>(assumed), x);
     Word next_bits;
     std::memcpy(&next_bits, &next, sizeof(T));
-    if (next_bits == assumed) return;
-    if (__atomic_compare_exchange_n(word, &assumed, next_bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    if (next_bits == assumed || compare_exchange(word, assumed, next_bits)) return;
   }
-#endif
 }
 
 #if defined(__CUDACC__)
+// Lane `from`'s x (shuffle_xor: lane ^ mask's), over `lanes`.
 template <class T>
-__device__ inline T shuffle(unsigned int lanes, const T& x, int from) {
+__device__ inline T shuffle(unsigned int lanes, const T& x, int from, bool xor_lane = false) {
   using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
   Word bits;
   std::memcpy(&bits, &x, sizeof(T));
-  bits = __shfl_sync(lanes, bits, from);
+  bits = xor_lane ? __shfl_xor_sync(lanes, bits, from) : __shfl_sync(lanes, bits, from);
   T out;
   std::memcpy(&out, &bits, sizeof(T));
   return out;
 }
-#endif
 
-// add(x) on the device folds the values of the lanes of a warp that add to the same slot at once
-// (in lane order) and lets the lowest of them fold the total into the slot: one atomic per warp.
+// The fold of the x of every lane in `peers` (lanes of one warp at the same add), in each of them:
+// the warp-reduce instructions for 32-bit integers (sm_80 on), five shuffles for a whole warp,
+// else one shuffle per lane, in lane order. (A user's operator commutes: any order folds the same.)
 template <class T, class Op>
-MEDUSA_HD inline void aggregate_add(int index, const T& x) {
-  std::uint64_t* slot = &aggregate_cells().acc[index];
-  const Op op{};
-#if defined(__CUDA_ARCH__)
-  const unsigned int lanes = __activemask();
-  const unsigned int peers = __match_any_sync(lanes, index);
+__device__ inline T warp_fold(unsigned int peers, const T& x, const Op& op) {
+#if __CUDA_ARCH__ >= 800
+  if constexpr (is_int32<T> && is_builtin_op<T, Op, MEDUSA_SUM>) return __reduce_add_sync(peers, x);
+  if constexpr (is_int32<T> && is_builtin_op<T, Op, MEDUSA_MIN>) return __reduce_min_sync(peers, x);
+  if constexpr (is_int32<T> && is_builtin_op<T, Op, MEDUSA_MAX>) return __reduce_max_sync(peers, x);
+  if constexpr (is_int32<T> && is_builtin_op<T, Op, MEDUSA_BIT_OR>)
+    return static_cast<T>(__reduce_or_sync(peers, static_cast<unsigned int>(x)));
+  if constexpr (is_int32<T> && is_builtin_op<T, Op, MEDUSA_BIT_AND>)
+    return static_cast<T>(__reduce_and_sync(peers, static_cast<unsigned int>(x)));
+#endif
   T total = x;
+  if (peers == 0xffffffffu) {
+    for (int distance = 16; distance >= 1; distance /= 2) total = op(total, shuffle(peers, total, distance, true));
+    return total;
+  }
   bool first = true;
   for (unsigned int m = peers; m != 0; m &= m - 1) {
     const T y = shuffle(peers, x, __ffs(m) - 1);
     total = first ? y : op(total, y);
     first = false;
   }
+  return total;
+}
+#endif
+
+// add(x) on the device folds the values of the lanes of a warp that add to the same slot at once
+// (warp_fold) and lets the lowest of them fold the total into the slot: one atomic per warp.
+template <class T, class Op>
+MEDUSA_HD inline void aggregate_add(int index, const T& x) {
+  std::uint64_t* slot = &aggregate_cells().acc[index];
+  const Op op{};
+#if defined(__CUDA_ARCH__)
+  const unsigned int peers = __match_any_sync(__activemask(), index);
+  const T total = warp_fold(peers, x, op);
   unsigned int lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   if (static_cast<int>(lane) == __ffs(peers) - 1) atomic_fold(slot, total, op);

@@ -1,7 +1,7 @@
 // The session's part of global aggregates (medusa/aggregate.h): before a superstep every engine's
-// slots start from the published values and the identities; after it the engines' accumulators
-// are folded in partition order and published. Each backend supplies, found by argument-dependent
-// lookup on its engine type:
+// slots start from the published values and the identities; after it every partition's
+// accumulators (over MPI ranks too) are folded in partition order and published. Each backend
+// supplies, found by argument-dependent lookup on its engine type:
 //   void upload_aggregates(Engine&, const detail::AggregateCells&, bool shared_gpu);
 //   void request_aggregates(Engine&, bool shared_gpu);  // queues the read-back, before the last sync
 //   void download_aggregates(Engine&, detail::AggregateCells&, bool shared_gpu);
@@ -10,10 +10,13 @@
 #pragma once
 
 #include <medusa/aggregate.h>
+#include <medusa/backend/common/rank_group.h>
 #include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/types.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,20 +50,28 @@ void request_aggregates(std::vector<std::unique_ptr<Engine>>& engines, const Con
   for (auto& e : engines) request_aggregates(*e, shares_gpu(conf));
 }
 
+// Every partition's accumulators, this rank's partitions from its engines and the others' from
+// their ranks, folded in partition order 0, 1, ..., P-1 on every rank: the same value everywhere,
+// and the one a single process with the same partitions folds (floating-point sums included).
 template <class Program, class Engine>
-void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines, const Config& conf) {
+void end_aggregates(std::vector<std::unique_ptr<Engine>>& engines, const Config& conf, RankGroup& ranks) {
   const auto& entries = medusa::detail::aggregate_registry<Program>();
   if (entries.empty()) return;
-  std::vector<std::uint64_t> folded(entries.size());
-  for (std::size_t p = 0; p < engines.size(); ++p) {
+  const std::size_t n = entries.size();
+  std::vector<std::uint64_t> mine(engines.size() * n);
+  for (std::size_t i = 0; i < engines.size(); ++i) {
     medusa::detail::AggregateCells cells{};
-    download_aggregates(*engines[p], cells, shares_gpu(conf));
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (entries[i].object != nullptr)
-        folded[i] = p == 0 ? cells.acc[i] : entries[i].fold(folded[i], cells.acc[i]);
+    download_aggregates(*engines[i], cells, shares_gpu(conf));
+    std::copy(cells.acc, cells.acc + n, mine.begin() + static_cast<std::ptrdiff_t>(i * n));
   }
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (entries[i].object != nullptr) entries[i].publish(entries[i].object, folded[i]);
+  const std::vector<std::uint64_t> partials = ranks.in_partition_order(mine, n);
+  std::vector<std::uint64_t> folded(n);
+  for (std::size_t p = 0; p * n < partials.size(); ++p)
+    for (std::size_t a = 0; a < n; ++a)
+      if (entries[a].object != nullptr)
+        folded[a] = p == 0 ? partials[a] : entries[a].fold(folded[a], partials[p * n + a]);
+  for (std::size_t a = 0; a < n; ++a)
+    if (entries[a].object != nullptr) entries[a].publish(entries[a].object, folded[a]);
 }
 
 // Partitioned runs: a vertex adds from its owner only (VERTEX and MLIST launches skip replicas),
@@ -79,10 +90,10 @@ template <ApiKind K, class Element>
 void check_partitioned_adds(std::size_t partitions) {
   if constexpr (adds_to_aggregates<Element>::value && (K == ELIST || K == MESSAGE)) {
     MEDUSA_REQUIRE(partitions == 1,
-                   std::string("gpuCount > 1: an ") + (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex"
-                                                                 : "MESSAGE functor") +
+                   std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ") +
+                       (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex" : "MESSAGE functor") +
                        " adds to a global aggregate, which partitioned runs would count once per partition; "
-                       "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), or run with gpuCount = 1");
+                       "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), or run one partition");
   }
 }
 

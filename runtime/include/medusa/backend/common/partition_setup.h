@@ -90,9 +90,6 @@ inline std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, co
 // What a program may not do on more than one partition (or over MPI ranks): refused with a reason.
 template <class Program>
 void check_partitionable(std::uint32_t parts, const Config& conf, bool distributed) {
-  MEDUSA_REQUIRE(!distributed || medusa::detail::aggregate_count<Program>() == 0,
-                 "Config::distributed: the program uses global aggregates, which are not folded across "
-                 "MPI ranks yet; run it in one process (gpuCount partitions fold them there)");
   MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
                  "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
                  "need every vertex's whole out-edge row in one partition: run it on one partition "

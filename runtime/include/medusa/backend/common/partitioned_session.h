@@ -189,7 +189,7 @@ class PartitionedSession : public SessionBase {
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
-    check_partitioned_adds<K, Element>(engines_.size());
+    check_partitioned_adds<K, Element>(parts_);  // (every rank's partitions)
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
@@ -482,7 +482,7 @@ class PartitionedSession : public SessionBase {
       for (auto& e : engines_) total.add(e->collect());
       if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
-      end_aggregates<Program>(engines_, conf_);
+      end_aggregates<Program>(engines_, conf_, ranks_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
       stats_.supersteps = step + 1;
       if (verbose()) print_superstep(step, total, parts_ > 1);

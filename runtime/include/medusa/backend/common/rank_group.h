@@ -1,7 +1,7 @@
 // The processes a session runs on: this one alone (every partition here), or the ranks of an MPI
 // job (Config::distributed), each running the partitions it owns (transport/ownership.h). What
 // PartitionedSession does differently over several ranks is here: how many partitions, whose
-// assignment, the end-of-superstep reduction, the run's totals and per-rank times, what each rank
+// assignment, the end-of-superstep reduction and aggregates, the run's totals and per-rank times, what each rank
 // holds, and ending the job when one rank fails.
 #pragma once
 
@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -87,6 +88,29 @@ class RankGroup {
     active_vertices = counts[0];
     active_edges = counts[1];
     reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // Every partition's `words` words in partition order, from each rank's words of its own
+  // partitions in local order (`mine`; the whole answer in one process). The aggregates'
+  // partials: a fixed fold order whatever the ranks.
+  std::vector<std::uint64_t> in_partition_order(const std::vector<std::uint64_t>& mine, std::size_t words) {
+    if (!distributed() || words == 0) return mine;
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::byte> bytes(mine.size() * sizeof(std::uint64_t));
+    if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+    const std::vector<std::vector<std::byte>> blocks = transport_->all_gather(bytes);
+    std::size_t parts = 0;
+    for (const auto& b : blocks) parts += b.size() / (words * sizeof(std::uint64_t));
+    std::vector<std::uint64_t> all(parts * words);
+    for (std::uint32_t r = 0; r < blocks.size(); ++r) {
+      const transport::PartitionOwnership theirs{r, own_.ranks};
+      const std::size_t held = blocks[r].size() / (words * sizeof(std::uint64_t));
+      for (std::uint32_t i = 0; i < held; ++i)
+        std::memcpy(all.data() + theirs.partition(i) * words, blocks[r].data() + i * words * sizeof(std::uint64_t),
+                    words * sizeof(std::uint64_t));
+    }
+    reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return all;
   }
 
   // At the end of a run: edges visited and bytes exchanged summed over the ranks, the run and

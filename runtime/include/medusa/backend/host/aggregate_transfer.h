@@ -1,5 +1,5 @@
-// Global aggregates on the host backend: every simulated partition adds into the one host copy of
-// the slots, so the first download takes the whole fold and leaves the identities to the others.
+// Global aggregates on the host backend: each partition engine holds its own slots, which its
+// functors add to (HostAggregateTarget), as each GPU holds its own on the CUDA backend.
 #pragma once
 
 #include <medusa/aggregate.h>
@@ -10,20 +10,16 @@ template <class Program>
 class PartitionEngine;
 
 template <class Program>
-void upload_aggregates(PartitionEngine<Program>&, const medusa::detail::AggregateCells& cells, bool) {
-  medusa::detail::host_aggregate_cells = cells;
+void upload_aggregates(PartitionEngine<Program>& e, const medusa::detail::AggregateCells& cells, bool) {
+  e.aggregate_cells() = cells;
 }
 
 template <class Program>
 void request_aggregates(PartitionEngine<Program>&, bool) {}
 
 template <class Program>
-void download_aggregates(PartitionEngine<Program>&, medusa::detail::AggregateCells& out, bool) {
-  medusa::detail::AggregateCells& cells = medusa::detail::host_aggregate_cells;
-  out = cells;
-  const auto& entries = medusa::detail::aggregate_registry<Program>();
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (entries[i].object != nullptr) cells.acc[i] = entries[i].identity(entries[i].object);
+void download_aggregates(PartitionEngine<Program>& e, medusa::detail::AggregateCells& out, bool) {
+  out = e.aggregate_cells();
 }
 
 }  // namespace medusa::host

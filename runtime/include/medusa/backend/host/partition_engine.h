@@ -111,6 +111,7 @@ class PartitionEngine {
   // fill value, as unpushed slots do).
   template <class Work, class Op>
   void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
+    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
     init_value_ = fill;
     ensure_message_buffer();
     const std::uint8_t* active = nullptr;
@@ -217,6 +218,7 @@ class PartitionEngine {
   // EMV<ELIST>::Run over in-edges and Combiner(op), as one pulled pass (in_edge_pull.h).
   template <class Work, class Op>
   void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
+    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
     init_value_ = fill, edges_visited_ += edge_count_;
     common::pull_in_edges_host(ctx_, fields_.vertex_arrays(), fields_.edge_arrays(), work, op, fill, combined_.data(),
                                received_.allocated() ? received_.data() : nullptr);
@@ -257,6 +259,8 @@ class PartitionEngine {
   std::uint8_t* next_vertex_flags() { return vertex_frontier_.next_flags(); }
   std::uint64_t take_edges_visited() { return std::exchange(edges_visited_, 0); }
   void abandon() {}
+  // The global aggregates' slots this partition's functors add to and read.
+  medusa::detail::AggregateCells& aggregate_cells() { return aggregate_cells_; }
 
   std::string report() const {
     std::ostringstream os;
@@ -299,6 +303,7 @@ class PartitionEngine {
   // ---- Launches (the session checked the domain and chose the range) ----
   template <ApiKind K, class Element>
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
+    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
     if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
     if (K == ELIST && domain == Domain::Active) frontier_passes_ |= common::kFrontierPushed;
@@ -372,6 +377,7 @@ class PartitionEngine {
   // The host has no warps to balance: one task per vertex runs its edges in order.
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
+    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
     materialize_slots();
     const KernelCtx<Message>& c = ctx_;
     const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
@@ -442,6 +448,8 @@ class PartitionEngine {
   // Launches over fewer elements run on the calling thread: waking the OpenMP team costs more
   // than that much work, and high-diameter graphs have thousands of tiny supersteps.
   static constexpr std::int64_t kSerialBelow = 2048;
+
+  medusa::detail::AggregateCells aggregate_cells_{};  // this partition's (aggregate_transfer.h)
 
   // The host keeps its own copy of the arrays the executors read, so later edits of the graph
   // cannot invalidate a running session.
