@@ -12,6 +12,7 @@
 //   ReceiverQueues   engine/receiver_queues.cuh   a batched push's receivers, spare combined values
 //   Fusion           engine/fusion.cuh            pull gather, pending gather, push-combine, push-fold
 //   HeldVertex       engine/held_vertex.cuh       the VERTEX launch joined with a superstep's end
+//   PriorityFrontier engine/priority_frontier.cuh SetActive(priority): the lowest bucket is Domain::Active
 //   BatchController  engine/batch_controller.cuh  batches of supersteps, their read-back, replays
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
@@ -39,6 +40,7 @@
 #include <medusa/backend/cuda/engine/fusion.cuh>
 #include <medusa/backend/cuda/engine/held_vertex.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
+#include <medusa/backend/cuda/engine/priority_frontier.cuh>
 #include <medusa/backend/cuda/engine/receiver_queues.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -74,6 +76,7 @@ class PartitionEngine : private gpu::EngineCore,
                         public gpu::ReceiverQueues<Program, PartitionEngine<Program>>,
                         public gpu::Fusion<Program, PartitionEngine<Program>>,
                         public gpu::HeldVertex<Program, PartitionEngine<Program>>,
+                        public gpu::PriorityFrontier<Program, PartitionEngine<Program>>,
                         public gpu::BatchController<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
@@ -81,6 +84,7 @@ class PartitionEngine : private gpu::EngineCore,
   using ReceiverPart = gpu::ReceiverQueues<Program, PartitionEngine>;
   using FusionPart = gpu::Fusion<Program, PartitionEngine>;
   using HeldPart = gpu::HeldVertex<Program, PartitionEngine>;
+  using PriorityPart = gpu::PriorityFrontier<Program, PartitionEngine>;
   using BatchPart = gpu::BatchController<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
@@ -88,6 +92,7 @@ class PartitionEngine : private gpu::EngineCore,
   friend ReceiverPart;
   friend FusionPart;
   friend HeldPart;
+  friend PriorityPart;
   friend BatchPart;
 
  public:
@@ -144,9 +149,11 @@ class PartitionEngine : private gpu::EngineCore,
     shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
     // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
     // runs report every superstep, so they read each one back. Pushes in a batch whose slots nothing
-    // reads keep their receivers as a queue.
+    // reads keep their receivers as a queue. Priority buckets are taken on the host's stop rule
+    // (the vertices they hold), which a batch's device stop rule does not know.
+    shape.priority_slots = this->priority_buckets();
     const bool batches = batch_.allow(conf.gpuCount == 1 && !conf.verbose && !Program::uses.edge_frontier &&
-                                      frontier_pull_ != FrontierPull::Always);
+                                      frontier_pull_ != FrontierPull::Always && !this->priority_buckets());
     receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier && Program::uses.received &&
                        Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
@@ -182,6 +189,7 @@ class PartitionEngine : private gpu::EngineCore,
 
     // Frontiers and receivers.
     allocate_frontiers(seeds, t);
+    allocate_priorities();
     allocate_received_flags();
     allocate_receiver_queues();
     d_counters_.allocate(1);
@@ -253,6 +261,7 @@ class PartitionEngine : private gpu::EngineCore,
     active_edge_count_ = c.next_active_edges;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
+    count_buckets(c, out);
     maybe_start_batch();
     return out;
   }
@@ -280,6 +289,7 @@ class PartitionEngine : private gpu::EngineCore,
     this->topology_ctx(c);
     this->message_ctx(c);
     this->frontier_ctx(c);
+    this->priority_ctx(c);
     c.votes = votes_ptr();
     c.step_state = &d_counters_.data()->step_state;
     c.halted = batch_.device_halted();
@@ -325,15 +335,14 @@ class PartitionEngine : private gpu::EngineCore,
     r += std::string("  Domain::Active: compacted queue, built at the end of each superstep by one "
                      "flag-compaction kernel") +
          (queued_frontier_ ? "; in a batch of small frontiers, queued by SetActive() itself\n" : "\n");
-    if (Program::uses.priorities)
-      r += "  " + common::describe_unordered_priorities(common::priorities_unordered_because(true, 1)) + "\n";
+    r += this->describe_priorities();
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
                                 std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
-                          : "  supersteps: each read back (no batches in verbose, partitioned or edge-frontier runs, "
-                            "nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
+                          : "  supersteps: each read back (no batches in verbose, partitioned, edge-frontier or "
+                            "priority-bucket runs, nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
     r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;
@@ -410,6 +419,8 @@ class PartitionEngine : private gpu::EngineCore,
   using FusionPart::prefetch_;
   using HeldPart::issue_held;
   using HeldPart::drop_held;
+  using PriorityPart::allocate_priorities;
+  using PriorityPart::count_buckets;
   using BatchPart::batch_;
   using BatchPart::step_batchable_;
   using BatchPart::skips_unbatchable;
