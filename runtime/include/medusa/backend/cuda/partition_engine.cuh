@@ -342,7 +342,8 @@ class PartitionEngine : private gpu::EngineCore,
                                 std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
                           : "  supersteps: each read back (no batches in verbose, partitioned, edge-frontier or "
-                            "priority-bucket runs, nor with MEDUSA_SUPERSTEP_BATCH=off or MEDUSA_FRONTIER_PULL=always)\n";
+                            "priority-bucket runs, nor with MEDUSA_SUPERSTEP_BATCH=off or "
+                            "MEDUSA_FRONTIER_PULL=always)\n";
     r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
     return r;

@@ -34,26 +34,26 @@ struct PrioritySums {
 // was given (SetActive() without one: ~0 - 1, the last bucket, as on the host); with `sums`, the
 // non-zero priorities are counted and summed. With `width` (0: not yet), every waiting vertex's
 // bucket is folded into the lowest (stored inverted, so that the zeroed counter means none) and
-// the waiting vertices counted.
+// the waiting vertices counted. (Templates, as every kernel in a header: one definition per binary.)
+template <class Priority>
 __global__ void __launch_bounds__(kBlock)
-    fold_priorities_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n,
-                           unsigned long long* __restrict__ next_priority, unsigned long long* __restrict__ waiting,
-                           PrioritySums* __restrict__ sums, std::uint64_t width,
-                           unsigned long long* __restrict__ lowest_inverted, unsigned long long* __restrict__ counted) {
+    fold_priorities_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Priority* __restrict__ next_priority,
+                           Priority* __restrict__ waiting, PrioritySums* __restrict__ sums, std::uint64_t width,
+                           Priority* __restrict__ lowest_inverted, Priority* __restrict__ counted) {
   await_previous_kernel();
-  unsigned long long lowest = 0, count = 0;  // (inverted bucket)
+  Priority lowest = 0, count = 0;  // (inverted bucket)
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
-    unsigned long long p = waiting[v];
+    Priority p = waiting[v];
     if (flags != nullptr && flags[v] != 0) {
       flags[v] = 0;
-      const unsigned long long given = next_priority[v];
+      const Priority given = next_priority[v];
       next_priority[v] = kNoPriority;
       if (sums != nullptr && given != kNoPriority && given != 0) {
         atomicAdd(&sums->given, 1ull);
         if (atomicAdd(&sums->low, given) + given < given) atomicAdd(&sums->high, 1ull);  // (carried)
       }
-      const unsigned long long q = given == kNoPriority ? kNoPriority - 1 : given;
+      const Priority q = given == kNoPriority ? kNoPriority - 1 : given;
       if (q < p) waiting[v] = p = q;
     }
     if (width != 0 && p != kNoPriority) {
@@ -73,15 +73,16 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // The lowest bucket's waiting vertices stop waiting and are flagged for the compaction.
+template <class Priority>
 __global__ void __launch_bounds__(kBlock)
-    take_lowest_bucket_kernel(unsigned long long* __restrict__ waiting, std::uint64_t n, std::uint64_t width,
-                              const unsigned long long* __restrict__ lowest_inverted, std::uint8_t* __restrict__ flags) {
+    take_lowest_bucket_kernel(Priority* __restrict__ waiting, std::uint64_t n, std::uint64_t width,
+                              const Priority* __restrict__ lowest_inverted, std::uint8_t* __restrict__ flags) {
   await_previous_kernel();
-  const unsigned long long lowest = ~*lowest_inverted;
+  const Priority lowest = ~*lowest_inverted;
   if (lowest == kNoPriority) return;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride) {
-    const unsigned long long p = waiting[v];
+    const Priority p = waiting[v];
     if (p != kNoPriority && p / width == lowest) {
       waiting[v] = kNoPriority;
       flags[v] = 1;
@@ -136,7 +137,7 @@ class PriorityFrontier {
     gpu::StepCounters* c = e.d_counters_.data();
     const unsigned grid = gpu::grid_for(e.V_, e.max_blocks_);
     const bool undecided = delta_ == 0;
-    gpu::launch_kernel<kernels::fold_priorities_kernel>(
+    gpu::launch_kernel<kernels::fold_priorities_kernel<unsigned long long>>(
         grid, kernels::kBlock, s, e.d_next_active_vertex_.data(), e.V_, d_next_priority_.data(), d_waiting_.data(),
         undecided ? d_sums_.data() : nullptr, undecided ? 0 : delta_, &c->lowest_bucket_inverted,
         &c->bucketed_vertices);
@@ -149,14 +150,14 @@ class PriorityFrontier {
       first.low = h_sums_[0].low;
       first.high = h_sums_[0].high;
       delta_ = common::auto_priority_delta(first, mean_out_degree_);
-      gpu::launch_kernel<kernels::fold_priorities_kernel>(
+      gpu::launch_kernel<kernels::fold_priorities_kernel<unsigned long long>>(
           grid, kernels::kBlock, s, nullptr, e.V_, d_next_priority_.data(), d_waiting_.data(), nullptr, width(),
           &c->lowest_bucket_inverted, &c->bucketed_vertices);
       MEDUSA_CUDA_CHECK_LAUNCH("fold_priorities_kernel (lowest bucket)");
     }
-    gpu::launch_kernel<kernels::take_lowest_bucket_kernel>(grid, kernels::kBlock, s, d_waiting_.data(), e.V_, width(),
-                                                           &c->lowest_bucket_inverted,
-                                                           e.d_next_active_vertex_.data());
+    gpu::launch_kernel<kernels::take_lowest_bucket_kernel<unsigned long long>>(
+        grid, kernels::kBlock, s, d_waiting_.data(), e.V_, width(), &c->lowest_bucket_inverted,
+        e.d_next_active_vertex_.data());
     MEDUSA_CUDA_CHECK_LAUNCH("take_lowest_bucket_kernel");
   }
 
