@@ -92,7 +92,7 @@ TEST_CASE("priority buckets: a lower bucket activated later runs before deferred
   CHECK(current == std::vector<VertexId>{2});
 }
 
-TEST_CASE("priority buckets: a huge delta is one bucket; auto picks from the first priorities", "[runtime][priorities]") {
+TEST_CASE("priority buckets: a huge delta is one bucket, and auto picks from the first priorities", "[runtime][priorities]") {
   std::vector<VertexId> current;
   PriorityBuckets one;
   one.allocate(8, ~std::uint64_t{0} - 1, 1.0);
