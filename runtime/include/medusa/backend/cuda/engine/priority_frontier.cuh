@@ -2,7 +2,8 @@
 // engine's (host/priority_buckets.h), so that both run the same supersteps. At a superstep's end the
 // flagged vertices join the waiting ones, each with its lowest priority; the lowest bucket's
 // vertices are flagged again for the usual compaction (Domain::Active); the others keep waiting.
-// Three passes over the vertices per superstep (fold, lowest bucket, take); one partition only.
+// Two passes over all vertices per superstep besides the compaction (fold with the lowest bucket,
+// take), a third while the auto delta is undecided; one partition only.
 #pragma once
 
 #include <medusa/backend/common/partitioned_session.h>
