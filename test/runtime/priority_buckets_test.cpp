@@ -2,6 +2,7 @@
 // runs first, deferred vertices run later, a vertex keeps its lowest priority, and a superstep
 // without a Continue vote does not end the run while vertices wait (stop_decision.h); the delta
 // setting (Config::priorityDelta, MEDUSA_PRIORITY_DELTA).
+#include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/host/priority_buckets.h>
 #include <medusa/config.h>
@@ -91,7 +92,7 @@ TEST_CASE("priority buckets: a lower bucket activated later runs before deferred
   CHECK(current == std::vector<VertexId>{2});
 }
 
-TEST_CASE("priority buckets: a huge delta is one bucket; auto picks from the first priorities", "[runtime][priorities]") {
+TEST_CASE("priority buckets: a huge delta is one bucket, and auto picks from the first priorities", "[runtime][priorities]") {
   std::vector<VertexId> current;
   PriorityBuckets one;
   one.allocate(8, ~std::uint64_t{0} - 1, 1.0);
@@ -106,6 +107,30 @@ TEST_CASE("priority buckets: a huge delta is one bucket; auto picks from the fir
   automatic.promote(activate(automatic, {{2, 10}, {3, 30}}), current);
   CHECK(automatic.delta() == 160);  // 32 x mean 20 / degree 4
   CHECK(current == std::vector<VertexId>{2, 3});
+}
+
+TEST_CASE("the auto delta is the same for any order of the first priorities, past 64 bits of sum",
+          "[runtime][priorities]") {
+  using medusa::common::PrioritySum;
+  using medusa::common::auto_priority_delta;
+  CHECK(auto_priority_delta(PrioritySum{}, 4.0) == 0);  // nothing given yet: not chosen
+  // The CUDA engine adds them by atomics in any order: the sum is exact, so the delta is the same.
+  const std::vector<std::uint64_t> given{(1ull << 63) + 5, 3, (1ull << 63) + 1, 7, 1ull << 62};
+  PrioritySum forward, backward;
+  for (std::uint64_t p : given) forward.add(p);
+  for (auto it = given.rbegin(); it != given.rend(); ++it) backward.add(*it);
+  CHECK(forward.high == 1);  // (carried past 64 bits)
+  CHECK(forward.low == backward.low);
+  CHECK(forward.high == backward.high);
+  CHECK(auto_priority_delta(forward, 2.0) == 1000000000000000000ull);  // (capped at 10^18)
+  PrioritySum small;
+  small.add(10);
+  small.add(30);
+  CHECK(auto_priority_delta(small, 4.0) == 160);  // 32 x mean 20 / degree 4
+  CHECK(auto_priority_delta(small, 0.0) == 640);  // (no edges: degree 1)
+  PrioritySum tiny;
+  tiny.add(1);
+  CHECK(auto_priority_delta(tiny, 1000.0) == 1);  // (never 0)
 }
 
 TEST_CASE("a superstep without a Continue vote ends the run only when no bucket holds a vertex", "[runtime][priorities]") {

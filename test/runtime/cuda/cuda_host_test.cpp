@@ -60,6 +60,16 @@ TEST_CASE("memory plan counts the receiver queues and the queued frontier of bat
   CHECK(gpu::plan_memory(g).total() == without + 1000 * (3 * 4 + 4 + 1));
 }
 
+TEST_CASE("memory plan counts the priority slots of SetActive(priority)", "[cuda][runtime]") {
+  gpu::GraphShape g;
+  g.vertices = 1000;
+  g.edges = 16000;
+  g.message_bytes = 4;
+  const std::uint64_t without = gpu::plan_memory(g).total();
+  g.priority_slots = true;  // the priorities given in a superstep and the waiting ones, 8 bytes each
+  CHECK(gpu::plan_memory(g).total() == without + 1000 * 2 * 8);
+}
+
 TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",
           "[cuda][runtime]") {
   const std::uint64_t edges = 8000;  // frontiers of fewer than 1000 out-edges are pushed

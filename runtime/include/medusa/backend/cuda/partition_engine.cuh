@@ -12,6 +12,7 @@
 //   ReceiverQueues   engine/receiver_queues.cuh   a batched push's receivers, spare combined values
 //   Fusion           engine/fusion.cuh            pull gather, pending gather, push-combine, push-fold
 //   HeldVertex       engine/held_vertex.cuh       the VERTEX launch joined with a superstep's end
+//   PriorityFrontier engine/priority_frontier.cuh SetActive(priority): the lowest bucket is Domain::Active
 //   BatchController  engine/batch_controller.cuh  batches of supersteps, their read-back, replays
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
@@ -39,6 +40,7 @@
 #include <medusa/backend/cuda/engine/fusion.cuh>
 #include <medusa/backend/cuda/engine/held_vertex.cuh>
 #include <medusa/backend/cuda/engine/message_store.cuh>
+#include <medusa/backend/cuda/engine/priority_frontier.cuh>
 #include <medusa/backend/cuda/engine/receiver_queues.cuh>
 #include <medusa/backend/cuda/gather.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -74,6 +76,7 @@ class PartitionEngine : private gpu::EngineCore,
                         public gpu::ReceiverQueues<Program, PartitionEngine<Program>>,
                         public gpu::Fusion<Program, PartitionEngine<Program>>,
                         public gpu::HeldVertex<Program, PartitionEngine<Program>>,
+                        public gpu::PriorityFrontier<Program, PartitionEngine<Program>>,
                         public gpu::BatchController<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
@@ -81,6 +84,7 @@ class PartitionEngine : private gpu::EngineCore,
   using ReceiverPart = gpu::ReceiverQueues<Program, PartitionEngine>;
   using FusionPart = gpu::Fusion<Program, PartitionEngine>;
   using HeldPart = gpu::HeldVertex<Program, PartitionEngine>;
+  using PriorityPart = gpu::PriorityFrontier<Program, PartitionEngine>;
   using BatchPart = gpu::BatchController<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
@@ -88,6 +92,7 @@ class PartitionEngine : private gpu::EngineCore,
   friend ReceiverPart;
   friend FusionPart;
   friend HeldPart;
+  friend PriorityPart;
   friend BatchPart;
 
  public:
@@ -147,10 +152,13 @@ class PartitionEngine : private gpu::EngineCore,
     // together: one kernel ends each batched superstep for all of them, so they must be in one
     // process (no MPI ranks, whose exchange goes through the host). Pushes in a batch whose slots
     // nothing reads keep their receivers as a queue: on the whole graph only, since the queues, and
-    // the VERTEX launch joined with the end, ignore the session's replica ranges.
+    // the VERTEX launch joined with the end, ignore the session's replica ranges. Priority buckets
+    // are taken on the host's stop rule (the vertices they hold), which a batch's device stop rule
+    // does not know.
+    shape.priority_slots = this->priority_buckets();
     const bool batches = batch_.allow(!conf.distributed && conf.gpuCount <= static_cast<int>(gpu::kernels::kMaxBatchedPartitions) &&
                                       !conf.verbose && !Program::uses.edge_frontier &&
-                                      frontier_pull_ != FrontierPull::Always);
+                                      frontier_pull_ != FrontierPull::Always && !this->priority_buckets());
     receiver_queues_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.received && Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
@@ -187,6 +195,7 @@ class PartitionEngine : private gpu::EngineCore,
 
     // Frontiers and receivers.
     allocate_frontiers(seeds, t);
+    allocate_priorities();
     allocate_received_flags();
     allocate_receiver_queues();
     d_counters_.allocate(1);
@@ -260,6 +269,7 @@ class PartitionEngine : private gpu::EngineCore,
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
     out.frontier_passes = this->take_frontier_passes();
+    count_buckets(c, out);
     return out;
   }
 
@@ -289,6 +299,7 @@ class PartitionEngine : private gpu::EngineCore,
     this->topology_ctx(c);
     this->message_ctx(c);
     this->frontier_ctx(c);
+    this->priority_ctx(c);
     c.votes = votes_ptr();
     c.step_state = &d_counters_.data()->step_state;
     c.halted = batch_.device_halted();
@@ -334,15 +345,14 @@ class PartitionEngine : private gpu::EngineCore,
     r += std::string("  Domain::Active: compacted queue, built at the end of each superstep by one "
                      "flag-compaction kernel") +
          (queued_frontier_ ? "; in a batch of small frontiers, queued by SetActive() itself\n" : "\n");
-    if (Program::uses.priorities)
-      r += "  " + common::describe_unordered_priorities(common::priorities_unordered_because(true, 1)) + "\n";
+    r += this->describe_priorities();
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
                                 std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
-                          : "  supersteps: each read back (no batches in verbose, distributed or edge-frontier runs, "
-                            "on partitions out of each other's reach, nor with MEDUSA_SUPERSTEP_BATCH=off or "
+                          : "  supersteps: each read back (no batches in verbose, distributed, edge-frontier or "
+                            "priority-bucket runs, on partitions out of each other's reach, nor with MEDUSA_SUPERSTEP_BATCH=off or "
                             "MEDUSA_FRONTIER_PULL=always)\n";
     r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();
@@ -420,6 +430,8 @@ class PartitionEngine : private gpu::EngineCore,
   using FusionPart::prefetch_;
   using HeldPart::issue_held;
   using HeldPart::drop_held;
+  using PriorityPart::allocate_priorities;
+  using PriorityPart::count_buckets;
   using BatchPart::batch_;
   using BatchPart::step_batchable_;
   using BatchPart::skips_unbatchable;

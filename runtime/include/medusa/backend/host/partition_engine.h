@@ -285,7 +285,7 @@ class PartitionEngine {
        << (pull_fusion_ ? "; Combiner " + common::fusion_summary() : std::string())
        << (buckets_on() ? "; priority buckets of delta " + common::describe_priority_delta(conf_) : std::string())
        << (Program::uses.priorities && !buckets_on()
-               ? "; " + common::describe_unordered_priorities(common::priorities_unordered_because(false, conf_.gpuCount))
+               ? "; " + common::describe_unordered_priorities(common::priorities_unordered_because(conf_.gpuCount))
                : std::string());
     os << "\n";
     return os.str();

@@ -3,11 +3,11 @@
 // holds only the lowest non-empty bucket. The others stay deferred for later supersteps.
 #pragma once
 
+#include <medusa/backend/common/priorities.h>
 #include <medusa/error.h>
 #include <medusa/types.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -17,9 +17,6 @@ namespace medusa::host {
 class PriorityBuckets {
  public:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};  // no priority / no bucket
-  // Auto delta: kWarp x (mean of the first non-zero priorities) / (mean out-degree). For SSSP that
-  // is the common GPU choice, warp size x mean weight / mean degree.
-  static constexpr double kWarp = 32.0;
 
   // n vertices; delta 0 is auto (chosen at the first superstep that gives a non-zero priority).
   void allocate(std::size_t n, std::uint64_t delta, double mean_out_degree) {
@@ -68,13 +65,10 @@ class PriorityBuckets {
 
  private:
   void choose_delta(const std::vector<VertexId>& activated) {
-    std::uint64_t given = 0;
-    double sum = 0;
+    common::PrioritySum first;
     for (VertexId v : activated)
-      if (next_[v] != kNone && next_[v] != 0) ++given, sum += static_cast<double>(next_[v]);
-    if (given == 0) return;
-    const double delta = kWarp * (sum / static_cast<double>(given)) / mean_out_degree_;
-    delta_ = delta < 1.0 ? 1 : static_cast<std::uint64_t>(std::llround(std::min(delta, 1e18)));
+      if (next_[v] != kNone && next_[v] != 0) first.add(next_[v]);
+    delta_ = common::auto_priority_delta(first, mean_out_degree_);
   }
 
   std::vector<std::uint64_t> next_;     // this superstep's lowest priority per vertex

@@ -29,6 +29,10 @@ struct StepCounters {
   unsigned long long next_active_vertices;
   unsigned long long next_active_vertex_edges;  // sum of out-degrees of next_active_vertices
   unsigned long long next_active_edges;
+  // SetActive(priority) (engine/priority_frontier.cuh): the next frontier's bucket, inverted (0:
+  // none), and the vertices the buckets hold.
+  unsigned long long lowest_bucket_inverted;
+  unsigned long long bucketed_vertices;
   medusa::detail::StepState step_state;  // the functors' (KernelCtx::step_state): not cleared
 };
 

@@ -122,6 +122,7 @@ class Frontiers {
     // Pending slots of a push still need its frontier's flags: the compaction writes the other copy.
     if (e.slots_ == SlotState::FrontierSources && e.pushed_sources_ == d_active_flags_.data())
       std::swap(d_active_flags_, d_pushed_flags_);
+    if (e.priority_buckets()) e.take_lowest_bucket(s);  // (the flags become the lowest bucket's)
     if (Program::uses.vertex_frontier && e.V_ != 0) {
       gpu::launch_kernel<gpu::kernels::compact_flags_kernel<VertexId>>(
           compact_grid(e.V_), gpu::kernels::kBlock, s, d_next_active_vertex_.data(), e.V_, d_active_vertices_.data(),
