@@ -149,7 +149,12 @@ TEST_CASE("SetActive(priority) runs the lowest bucket first, one bucket per supe
   for (std::uint64_t delta : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{0}}) {
     INFO("delta " << delta);
     const std::uint64_t width = delta == 0 ? auto_delta : delta;
+#if defined(MEDUSA_BACKEND_HOST)
     const std::vector<unsigned> expected = expected_ran_at(width);
+#else  // the CUDA engine orders by bucket only with a delta set: auto is one bucket there
+    const std::vector<unsigned> expected =
+        delta == 0 ? std::vector<unsigned>(kVertices, 1u) : expected_ran_at(width);
+#endif
     const Outcome got = run(delta);
     CHECK(got.ran_at == expected);
     CHECK(got.supersteps == 1 + *std::max_element(expected.begin(), expected.end()));

@@ -58,8 +58,11 @@ inline std::string describe_bucket(std::uint64_t bucket, std::uint64_t width, st
 // Where priorities run as one bucket (SetActive(priority) as SetActive(), the same as delta = infinity,
 // which a program's results may not depend on): why, for the verbose report; empty where buckets run
 // (one partition, on either engine).
-inline const char* priorities_unordered_because(std::uint32_t partitions) {
+inline const char* priorities_unordered_because(std::uint32_t partitions, bool auto_delta_on_cuda = false) {
   if (partitions > 1) return "partitioned runs do not share the lowest bucket across partitions yet";
+  if (auto_delta_on_cuda)
+    return "the CUDA engine orders by bucket only with a delta set: Config::priorityDelta, "
+           "MEDUSA_PRIORITY_DELTA or --delta";
   return "";
 }
 inline std::string describe_unordered_priorities(const char* because) {

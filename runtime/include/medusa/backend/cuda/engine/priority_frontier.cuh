@@ -98,9 +98,12 @@ template <class Program, class Engine>
 class PriorityFrontier {
  public:
   // Whether SetActive(priority) orders by bucket: programs with priorities in one-partition runs
-  // (partitions would have to agree on the lowest bucket: common/priorities.h).
+  // (partitions would have to agree on the lowest bucket: common/priorities.h), with a delta set.
+  // Auto runs one bucket here: its supersteps batch, and the bucket passes over all vertices cost
+  // more than the relaxations they save on road-NE (docs/design/priority-buckets.md).
   bool priority_buckets() const {
-    return Program::uses.priorities && Program::uses.vertex_frontier && self().conf_.gpuCount == 1;
+    return Program::uses.priorities && Program::uses.vertex_frontier && self().conf_.gpuCount == 1 &&
+           self().conf_.priorityDelta != 0;
   }
 
  protected:
@@ -175,7 +178,8 @@ class PriorityFrontier {
     if (!Program::uses.priorities) return "";
     if (!priority_buckets())
       return "  " +
-             common::describe_unordered_priorities(common::priorities_unordered_because(self().conf_.gpuCount)) +
+             common::describe_unordered_priorities(common::priorities_unordered_because(
+                 self().conf_.gpuCount, /*auto_delta_on_cuda=*/self().conf_.priorityDelta == 0)) +
              "\n";
     return "  priority buckets of delta " + common::describe_priority_delta(self().conf_) +
            ": each superstep's Domain::Active is the lowest bucket, found by passes over all vertices; "
