@@ -61,8 +61,8 @@ inline std::string describe_bucket(std::uint64_t bucket, std::uint64_t width, st
 inline const char* priorities_unordered_because(std::uint32_t partitions, bool auto_delta_on_cuda = false) {
   if (partitions > 1) return "partitioned runs do not share the lowest bucket across partitions yet";
   if (auto_delta_on_cuda)
-    return "the CUDA engine orders by bucket only with a delta set: Config::priorityDelta, "
-           "MEDUSA_PRIORITY_DELTA or --delta";
+    return "with the auto delta the CUDA engine orders by bucket only on graphs of mean out-degree 8 or "
+           "more; set a delta (Config::priorityDelta, MEDUSA_PRIORITY_DELTA or --delta) to order this one";
   return "";
 }
 inline std::string describe_unordered_priorities(const char* because) {

@@ -98,12 +98,15 @@ template <class Program, class Engine>
 class PriorityFrontier {
  public:
   // Whether SetActive(priority) orders by bucket: programs with priorities in one-partition runs
-  // (partitions would have to agree on the lowest bucket: common/priorities.h), with a delta set.
-  // Auto runs one bucket here: its supersteps batch, and the bucket passes over all vertices cost
-  // more than the relaxations they save on road-NE (docs/design/priority-buckets.md).
+  // (partitions would have to agree on the lowest bucket: common/priorities.h), with a delta set
+  // or, for auto, a mean out-degree of kAutoBucketsDegree or more. A sparser graph runs one bucket:
+  // its supersteps batch, and the bucket passes over all vertices cost more than the relaxations
+  // they save there (docs/design/priority-buckets.md).
+  static constexpr std::uint64_t kAutoBucketsDegree = 8;
   bool priority_buckets() const {
-    return Program::uses.priorities && Program::uses.vertex_frontier && self().conf_.gpuCount == 1 &&
-           self().conf_.priorityDelta != 0;
+    const Engine& e = self();
+    return Program::uses.priorities && Program::uses.vertex_frontier && e.conf_.gpuCount == 1 &&
+           (e.conf_.priorityDelta != 0 || e.E_ >= kAutoBucketsDegree * e.V_);
   }
 
  protected:
