@@ -4,8 +4,9 @@
 # the Open MPI bundle of scripts/make-mpi-bundle.sh (.carry/mpi/openmpi-bundle.tar.xz) and NCCL
 # from python3's nvidia-nccl wheel. In phases, each one device call on a machine kept warm:
 #   PHASE=build     unpack the bundle, configure with MPI and NCCL, build the samples that run ranks
-#   PHASE=validate  each such sample --validate on kron-20 over 2 and 4 ranks (one GPU each), with
-#                   NCCL and with MEDUSA_NCCL=0 (staged through host memory)
+#   PHASE=validate  each such sample --validate on kron-20 over 2 and 4 ranks (COUNTS; one GPU
+#                   each), with NCCL and with MEDUSA_NCCL=0 (staged through host memory), and its
+#                   output against one process on as many GPUs
 #   PHASE=graphs    Kronecker SCALE (the argument, or SCALE; default 24) and its partition files
 #   PHASE=time      PageRank (20 iterations) and BFS-Q (SAMPLES) on it: one GPU, in-process
 #                   --gpus 2 and 4, and 2 and 4 ranks over NCCL (and staged with STAGED=1), best of
@@ -13,9 +14,11 @@
 #   PHASE=all       build, validate, graphs and time in turn (SCALE=20 for a smoke run in one call)
 #   PHASE=time SAMPLES=bfs_q RUNS=2 bash bench/device/ranks-run.sh 25
 # Rank counts above the GPUs present are skipped. Logs go to $OUT; each phase prints a summary.
-# A dry run of validate/graphs/time without GPUs: BUILD=<host build> SUFFIX=_host GPUS=4.
+# A dry run of validate/graphs/time without GPUs: BUILD=<host build with MPI> SUFFIX=_host GPUS=4
+# MPIRUN_ARGS=--oversubscribe.
 set -uo pipefail
 root=$PWD kit=$root/.carry/kit b=${BUILD:-$root/build-ranks} g=/tmp/ranks-graphs mpi=/tmp/openmpi
+logs=/tmp/ranks-logs  # (per-run logs: $OUT brings back only 8 files, so they go back as one tarball)
 scale=${1:-${SCALE:-24}} runs=${RUNS:-1}
 out=${OUT:-/tmp/ranks-out}
 mkdir -p "$g" "$out"
@@ -25,6 +28,7 @@ elapsed() { echo "$(( $(date +%s) - t0 )) s"; }
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 # A rank that waits on the others longer than this in an MPI exchange ends the job (not NCCL's).
 export MEDUSA_COLLECTIVE_TIMEOUT=${MEDUSA_COLLECTIVE_TIMEOUT:-300} OMP_WAIT_POLICY=PASSIVE
+export NCCL_DEBUG=${NCCL_DEBUG:-WARN}  # (a failed NCCL call then says why in the rank's log)
 
 nccl_root=$(python3 -c "import nvidia.nccl as n; print(list(n.__path__)[0])" 2>/dev/null)
 if [ ! -x $mpi/usr/bin/mpirun ]; then
@@ -38,8 +42,9 @@ gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
 # the CPU reference of --validate) would otherwise share one core.
 launch() {
   local n=$1; shift
-  timeout -k 20 "${STEP_TIMEOUT:-300}" mpirun -np "$n" --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH \
-    -x MEDUSA_COLLECTIVE_TIMEOUT -x MEDUSA_NCCL -x OMP_WAIT_POLICY "$@"
+  # shellcheck disable=SC2086  # (MPIRUN_ARGS: more options, e.g. --oversubscribe for a dry run)
+  timeout -k 20 "${STEP_TIMEOUT:-300}" mpirun -np "$n" --bind-to none ${MPIRUN_ARGS:-} -x NCCL_NVLS_ENABLE \
+    -x NCCL_DEBUG -x LD_LIBRARY_PATH -x MEDUSA_COLLECTIVE_TIMEOUT -x MEDUSA_NCCL -x OMP_WAIT_POLICY "$@"
 }
 rank_counts() { for n in 2 4; do [ "$n" -le "$gpus" ] && echo "$n"; done; }
 
@@ -74,25 +79,35 @@ input_of() {
   esac
 }
 
+# Each sample over n ranks with NCCL, then staged, each --validate'd; both must also write what
+# one process writes on n GPUs (the same partitions: a distributed run equals it bit for bit).
 validate() {
   [ -f $g/kron20.medusa-bin ] || timeout 300 $b/bin/medusa-gen kron --scale 20 --symmetric --seed 1 -o $g/kron20.medusa-bin > /dev/null
-  for n in $(rank_counts); do
-    for transport in nccl staged; do
-      for s in "${samples[@]}"; do
-        log=$out/validate-$s-$n-$transport.log
+  rm -rf "$logs" && mkdir -p "$logs"
+  for n in ${COUNTS:-$(rank_counts)}; do
+    for s in "${samples[@]}"; do
+      local exe=$b/samples/$s${SUFFIX:-} at=$logs/$s-$n
+      # shellcheck disable=SC2046  # (input_of gives a path or options)
+      timeout 300 "$exe" $(input_of "$s") --gpus "$n" --output "$at-one.txt" > "$at-one.log" 2>&1
+      for transport in nccl staged; do
         local use_nccl=1
         [ $transport = staged ] && use_nccl=0
-        # shellcheck disable=SC2046  # (input_of gives a path or options)
-        MEDUSA_NCCL=$use_nccl launch "$n" "$b/samples/$s${SUFFIX:-}" $(input_of "$s") \
-          --distributed --validate --verbose > "$log" 2>&1
-        echo "$s np=$n $transport (exit $?): $(grep -E "validation: |error|abort" "$log" | sort -u | head -3 | tr '\n' ' ')" \
-             "$(sed -nE 's/.*(between ranks (NCCL device to device|staged through [^,]*)).*/\1/p' "$log" | head -1)"
+        # shellcheck disable=SC2046
+        MEDUSA_NCCL=$use_nccl launch "$n" "$exe" $(input_of "$s") --distributed --validate --verbose \
+          --output "$at-$transport.txt" > "$at-$transport.log" 2>&1
+        local rc=$? same="SAME as"
+        cmp -s "$at-one.txt" "$at-$transport.txt" || same="DIFFERENT from"
+        echo "$s np=$n $transport (exit $rc): $(grep -E "validation: |error|abort" "$at-$transport.log" | sort -u | head -3 | tr '\n' ' ')" \
+             "$(sed -nE 's/.*(between ranks (NCCL device to device|staged through [^,]*)).*/\1/p' "$at-$transport.log" | head -1);" \
+             "output $same one process on $n GPUs"
       done
     done
-  done 2>&1 | tee "$out/validate.log" | grep -vE "\(exit 0\): validation: PASSED" | head -40
+  done 2>&1 | tee "$out/validate.log" | grep -vE "\(exit 0\): validation: PASSED .*SAME as" | head -40
   echo "validations passed: $(grep -c 'validation: PASSED' "$out/validate.log") of $(wc -l < "$out/validate.log") runs;" \
+       "output as one process's: $(grep -c 'output SAME' "$out/validate.log");" \
        "NCCL between ranks in $(grep -c 'nccl .*NCCL device to device' "$out/validate.log")," \
        "staged in $(grep -c 'staged .*staged through' "$out/validate.log")"
+  tar -C "${logs%/*}" -cJf "$out/validate-logs.tar.xz" --exclude='*.txt' "${logs##*/}"
   echo "validate in $(elapsed)"
 }
 
