@@ -83,7 +83,7 @@ unset _ompi
 END
 dpkg-query -W -f='${Package} ${Version}\n' "${packages[@]}" > "$root/VERSIONS"
 mkdir -p "$out"
-tar -C "$work" -cJf "$out/openmpi-bundle.tar.xz" openmpi
+tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cJf "$out/openmpi-bundle.tar.xz" openmpi
 echo "make-mpi-bundle: $out/openmpi-bundle.tar.xz: $(du -h "$out/openmpi-bundle.tar.xz" | cut -f1)" \
      "($(du -sh "$root" | cut -f1) unpacked, glibc >= $(find "$root" -type f -print0 | xargs -0 objdump -T 2>/dev/null |
         grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1 | cut -d_ -f2))"
