@@ -26,8 +26,9 @@ t0=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - t0 )) s"; }
 # NVLink multicast can put the host's GPUs out of service (KINDS.md): off in every rank.
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-# A rank that waits on the others longer than this in an MPI exchange ends the job (not NCCL's).
-export MEDUSA_COLLECTIVE_TIMEOUT=${MEDUSA_COLLECTIVE_TIMEOUT:-300} OMP_WAIT_POLICY=PASSIVE
+# A rank that waits on the others longer than this in an MPI exchange or reduction ends the job,
+# naming itself (a rank stuck in NCCL leaves the others waiting in the next reduction).
+export MEDUSA_COLLECTIVE_TIMEOUT=${MEDUSA_COLLECTIVE_TIMEOUT:-60} OMP_WAIT_POLICY=PASSIVE
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}  # (a failed NCCL call then says why in the rank's log)
 
 nccl_root=$(python3 -c "import nvidia.nccl as n; print(list(n.__path__)[0])" 2>/dev/null)
@@ -43,9 +44,10 @@ gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
 launch() {
   local n=$1; shift
   # shellcheck disable=SC2086  # (MPIRUN_ARGS: more options, e.g. --oversubscribe for a dry run)
-  timeout -k 20 "${STEP_TIMEOUT:-300}" mpirun -np "$n" --bind-to none ${MPIRUN_ARGS:-} -x NCCL_NVLS_ENABLE \
+  timeout -k 20 "$step_timeout" mpirun -np "$n" --bind-to none ${MPIRUN_ARGS:-} -x NCCL_NVLS_ENABLE \
     -x NCCL_DEBUG -x LD_LIBRARY_PATH -x MEDUSA_COLLECTIVE_TIMEOUT -x MEDUSA_NCCL -x OMP_WAIT_POLICY "$@"
 }
+step_timeout=${STEP_TIMEOUT:-300}
 rank_counts() { for n in 2 4; do [ "$n" -le "$gpus" ] && echo "$n"; done; }
 
 build() {
@@ -84,20 +86,24 @@ input_of() {
 validate() {
   [ -f $g/kron20.medusa-bin ] || timeout 300 $b/bin/medusa-gen kron --scale 20 --symmetric --seed 1 -o $g/kron20.medusa-bin > /dev/null
   rm -rf "$logs" && mkdir -p "$logs"
+  step_timeout=${STEP_TIMEOUT:-120}  # (a kron-20 run takes seconds)
+  local nccl_hung=""
   for n in ${COUNTS:-$(rank_counts)}; do
     for s in "${samples[@]}"; do
       local exe=$b/samples/$s${SUFFIX:-} at=$logs/$s-$n
       # shellcheck disable=SC2046  # (input_of gives a path or options)
       timeout 300 "$exe" $(input_of "$s") --gpus "$n" --output "$at-one.txt" > "$at-one.log" 2>&1
       for transport in nccl staged; do
+        [ $transport = nccl ] && [ -n "$nccl_hung" ] && { echo "$s np=$n nccl: skipped ($nccl_hung timed out)"; continue; }
         local use_nccl=1
         [ $transport = staged ] && use_nccl=0
         # shellcheck disable=SC2046
         MEDUSA_NCCL=$use_nccl launch "$n" "$exe" $(input_of "$s") --distributed --validate --verbose \
           --output "$at-$transport.txt" > "$at-$transport.log" 2>&1
         local rc=$? same="SAME as"
+        [ $transport = nccl ] && { [ $rc = 124 ] || [ $rc = 137 ]; } && nccl_hung="$s np=$n"  # (timeout)
         cmp -s "$at-one.txt" "$at-$transport.txt" || same="DIFFERENT from"
-        echo "$s np=$n $transport (exit $rc): $(grep -E "validation: |error|abort" "$at-$transport.log" | sort -u | head -3 | tr '\n' ' ')" \
+        echo "$s np=$n $transport (exit $rc): $(grep -E "validation: |error|abort|^medusa: rank [0-9]+: [^0-9]" "$at-$transport.log" | sort -u | head -3 | tr '\n' ' ')" \
              "$(sed -nE 's/.*(between ranks (NCCL device to device|staged through [^,]*)).*/\1/p' "$at-$transport.log" | head -1);" \
              "output $same one process on $n GPUs"
       done
@@ -145,7 +151,7 @@ graphs() {
 
 time_runs() {
   local graph=$g/kron$scale.medusa-bin
-  [ -f $g/kron$scale.part.2 ] || [ "$gpus" -lt 2 ] || graphs || return 1
+  if [ ! -f "$graph" ] || { [ "$gpus" -ge 2 ] && [ ! -f $g/kron$scale.part.2 ]; }; then graphs || return 1; fi
   for s in ${SAMPLES:-pagerank bfs_q}; do
     local exe=$b/samples/$s${SUFFIX:-}
     local extra=""
