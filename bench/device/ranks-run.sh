@@ -7,6 +7,7 @@
 #   PHASE=validate  each such sample --validate on kron-20 over 2 and 4 ranks (COUNTS; one GPU
 #                   each), with NCCL and with MEDUSA_NCCL=0 (staged through host memory), and its
 #                   output against one process on as many GPUs
+#   PHASE=ctest     the ctests of labels gpu and mpi (two ranks sharing one GPU, staged), TESTS=regex
 #   PHASE=graphs    Kronecker SCALE (the argument, or SCALE; default 24) and its partition files
 #   PHASE=time      PageRank (20 iterations) and BFS-Q (SAMPLES) on it: one GPU, in-process
 #                   --gpus 2 and 4, and 2 and 4 ranks over NCCL (and staged with STAGED=1), best of
@@ -57,14 +58,16 @@ build() {
   mpirun -np 2 --oversubscribe sh -c 'echo "rank $OMPI_COMM_WORLD_RANK"' > "$out/mpi-check.log" 2>&1 || { echo "the bundle's mpirun fails:"; tail -20 "$out/mpi-check.log"; return 1; }
   # shellcheck disable=SC2206  # (paths without blanks, as in session-check.sh)
   local args=(-G Ninja -DMEDUSA_BUILD_FRONTEND=OFF -DMEDUSA_PREGENERATED_DIR=$root/.carry/gen -DCMAKE_BUILD_TYPE=Release
-        -DMEDUSA_BUILD_TESTS=OFF -DMEDUSA_BUILD_BENCH=OFF
+        -DMEDUSA_BUILD_BENCH=OFF -DCatch2_DIR=$kit/lib/cmake/Catch2 -DMEDUSA_GRAPH_DIR=$root/.carry/graphs
         -DLIBLZMA_INCLUDE_DIR=$kit/include -DLIBLZMA_LIBRARY=$kit/lib/liblzma.a
         -DZLIB_INCLUDE_DIR=$kit/include -DZLIB_LIBRARY=$kit/lib/libz.a -DMETIS_INCLUDE_DIR=$kit/include
         -DMETIS_LIBRARY=$kit/lib/libmetis.so -DMEDUSA_ENABLE_MPI=ON -DMPI_C_COMPILER=$MPI_BUNDLE_MPICC
         -DMEDUSA_ENABLE_NCCL=ON -DNCCL_ROOT=$nccl_root)
   timeout 300 cmake -S . -B $b "${args[@]}" > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; return 1; }
   grep -E "Medusa: (MPI|NCCL)" "$out/configure.log"
-  timeout 480 cmake --build $b -j "$(nproc)" --target "${samples[@]}" medusa-gen medusa-part > "$out/build.log" 2>&1 ||
+  # (only what the phases run: the tests' own programs are not built, so PHASE=ctest runs the
+  # sample ctests alone)
+  timeout 480 cmake --build $b -j "$(nproc)" --target "${samples[@]}" pagerank_vertex_loops medusa-gen medusa-part > "$out/build.log" 2>&1 ||
     { grep -E "error|FAILED" "$out/build.log" | head -20; echo "(a timeout: PHASE=build again goes on)"; return 1; }
   echo "built in $(elapsed)"
 }
@@ -136,6 +139,12 @@ best_of() {
   [ -n "$best" ] && { echo "$label: $best ms"; echo "$keep"; }
 }
 
+run_ctests() {
+  ctest --test-dir $b -L gpu -L mpi ${TESTS:+-R "$TESTS"} --output-on-failure --timeout 240 > "$out/ctest.log" 2>&1
+  grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Not Run|\*\*\*" "$out/ctest.log" | head -30
+  echo "ctest in $(elapsed)"
+}
+
 graphs() {
   local graph=$g/kron$scale.medusa-bin
   [ -f "$graph" ] || timeout 540 $b/bin/medusa-gen kron --scale "$scale" --symmetric --seed 1 -o "$graph" > /dev/null ||
@@ -171,11 +180,12 @@ time_runs() {
   done 2>&1 | tee "$out/time.log"
 }
 
-case ${PHASE:?PHASE=build, validate, graphs, time or all} in
+case ${PHASE:?PHASE=build, validate, ctest, graphs, time or all} in
   build) build ;;
   validate) validate ;;
+  ctest) run_ctests ;;
   graphs) graphs ;;
   time) time_runs ;;
   all) build && validate && graphs && time_runs ;;
-  *) echo "PHASE=$PHASE: build, validate, graphs, time or all"; exit 2 ;;
+  *) echo "PHASE=$PHASE: build, validate, ctest, graphs, time or all"; exit 2 ;;
 esac
