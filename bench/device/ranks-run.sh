@@ -34,7 +34,9 @@ export NCCL_DEBUG=${NCCL_DEBUG:-WARN}  # (a failed NCCL call then says why in th
 
 nccl_root=$(python3 -c "import nvidia.nccl as n; print(list(n.__path__)[0])" 2>/dev/null)
 if [ ! -x $mpi/usr/bin/mpirun ]; then
-  tar -C /tmp -xJf .carry/mpi/openmpi-bundle.tar.xz || { echo "no Open MPI bundle in .carry/mpi (scripts/make-mpi-bundle.sh)"; exit 1; }
+  [ -f .carry/mpi/openmpi-bundle.tar.xz ] || { echo "no Open MPI bundle in .carry/mpi (scripts/make-mpi-bundle.sh)"; exit 1; }
+  tar -C /tmp -xJf .carry/mpi/openmpi-bundle.tar.xz 2> /dev/null ||  # (python3 where xz is missing)
+    python3 -c "import tarfile; tarfile.open('.carry/mpi/openmpi-bundle.tar.xz').extractall('/tmp')" || exit 1
 fi
 # shellcheck disable=SC1091
 . $mpi/env.sh
