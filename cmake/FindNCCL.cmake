@@ -1,15 +1,17 @@
 # FindNCCL: NCCL's header and library, under NCCL_ROOT (CMake or environment variable; e.g. the
 # PyPI wheel nvidia-nccl-cu13's nvidia/nccl folder) or the CUDA toolkit. Defines NCCL_FOUND,
 # NCCL_VERSION and the imported target NCCL::NCCL.
-set(_nccl_hints ${NCCL_ROOT} $ENV{NCCL_ROOT})
-if(CUDAToolkit_LIBRARY_ROOT)
-  list(APPEND _nccl_hints ${CUDAToolkit_LIBRARY_ROOT})
+# A given NCCL_ROOT is the only place looked at: a header from one NCCL and the library of another
+# (the wheel's and the toolkit's, say) would mismatch.
+set(_nccl_root ${NCCL_ROOT} $ENV{NCCL_ROOT})
+if(_nccl_root)
+  set(_nccl_where HINTS ${_nccl_root} NO_DEFAULT_PATH)
+else()
+  set(_nccl_where HINTS ${CUDAToolkit_LIBRARY_ROOT} ${CUDAToolkit_INCLUDE_DIRS}/..)
 endif()
-if(CUDAToolkit_INCLUDE_DIRS)
-  list(APPEND _nccl_hints ${CUDAToolkit_INCLUDE_DIRS}/..)
-endif()
-find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_hints} PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_nccl_hints} PATH_SUFFIXES lib lib64)
+find_path(NCCL_INCLUDE_DIR nccl.h ${_nccl_where} PATH_SUFFIXES include)
+# (the wheel has only libnccl.so.2; NAMES_PER_DIR keeps a later folder's libnccl.so from winning)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR ${_nccl_where} PATH_SUFFIXES lib lib64)
 if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)
   file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_major REGEX "^#define NCCL_MAJOR [0-9]+")
   file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_minor REGEX "^#define NCCL_MINOR [0-9]+")
