@@ -4,7 +4,7 @@
 # the Open MPI bundle of scripts/make-mpi-bundle.sh (.carry/mpi/openmpi-bundle.tar.xz) and NCCL
 # from python3's nvidia-nccl wheel. In phases, each one device call on a machine kept warm:
 #   PHASE=build     unpack the bundle, configure with MPI and NCCL, build the samples that run ranks
-#   PHASE=validate  each such sample --validate on kron-20 over 2 and 4 ranks (COUNTS; one GPU
+#   PHASE=validate  each such sample --validate on kron-16 over 2 and 4 ranks (COUNTS; one GPU
 #                   each), with NCCL and with MEDUSA_NCCL=0 (staged through host memory), and its
 #                   output against one process on as many GPUs
 #   PHASE=ctest     the ctests of labels gpu and mpi (two ranks sharing one GPU, staged), TESTS=regex
@@ -82,16 +82,16 @@ input_of() {
   case $1 in
     matching) echo "--scale 18" ;;
     layout) echo "--scale 10" ;;
-    *) echo "$g/kron20.medusa-bin" ;;
+    *) echo "$g/kron16.medusa-bin" ;;  # (small: each run partitions it with METIS)
   esac
 }
 
 # Each sample over n ranks with NCCL, then staged, each --validate'd; both must also write what
 # one process writes on n GPUs (the same partitions: a distributed run equals it bit for bit).
 validate() {
-  [ -f $g/kron20.medusa-bin ] || timeout 300 $b/bin/medusa-gen kron --scale 20 --symmetric --seed 1 -o $g/kron20.medusa-bin > /dev/null
+  [ -f $g/kron16.medusa-bin ] || timeout 300 $b/bin/medusa-gen kron --scale 16 --symmetric --seed 1 -o $g/kron16.medusa-bin > /dev/null
   rm -rf "$logs" && mkdir -p "$logs"
-  step_timeout=${STEP_TIMEOUT:-120}  # (a kron-20 run takes seconds)
+  step_timeout=${STEP_TIMEOUT:-120}  # (a kron-16 run takes seconds)
   local nccl_hung=""
   for n in ${COUNTS:-$(rank_counts)}; do
     for s in "${samples[@]}"; do
