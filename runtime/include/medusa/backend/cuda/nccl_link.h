@@ -34,6 +34,7 @@ class NcclLink {
 
  private:
   NcclLink() = default;
+  void connect_peers(transport::Transport& t);
   void* comm_ = nullptr;  // ncclComm_t
 };
 
