@@ -1,9 +1,10 @@
 // Connected components, Afforest style (Sutton et al., 2018): hooking and pointer jumping over a
 // sample of the edges first. Every vertex holds a parent label, starting with its own id; labels
-// only decrease, so they form a forest whose roots are the smallest ids. Three runs:
-//   1. neighbour rounds: every vertex hooks with its first kNeighbourRounds neighbours only
-//      (hook: the smaller of two labels is sent by id to the other one's vertex, min combiner),
-//      then jumps to its root (vertex_at), until no label changes;
+// only decrease, so they form a forest whose roots are the smallest ids. A hook sends the smaller
+// of two labels by id to the other one's vertex (min combiner) if that vertex is a root, so trees
+// only merge. Three runs:
+//   1. neighbour rounds: every vertex hooks with its first kNeighbourRounds neighbours only, then
+//      jumps to its root (vertex_at), until no label changes;
 //   2. one superstep samples the labels of every kSampleStride-th vertex and keeps the majority
 //      (a Boyer-Moore vote as a custom aggregate): the likely giant component;
 //   3. only vertices outside it hook over their remaining edges, and jump, until no label
@@ -35,7 +36,7 @@ struct Vertex : VertexBase<unsigned int> {
 struct Edge : EdgeBase<Vertex> {};
 
 // A label's votes in the sample: the count in the high 32 bits, the label in the low ones.
-MEDUSA_HD inline unsigned long long vote(unsigned long long count, unsigned int label) {
+inline unsigned long long vote(unsigned long long count, unsigned int label) {
   return (count << 32) | label;
 }
 // Boyer-Moore majority vote: different labels cancel each other's votes. Any fold order keeps a
@@ -61,8 +62,8 @@ struct LinkFirstNeighbours {
     const unsigned int first = el.size() < kNeighbourRounds ? el.size() : kNeighbourRounds;
     for (unsigned int i = 0; i < first; i++) {
       const unsigned int theirs = vertex_at(v, el[i].tail_id()).label;
-      if (mine < theirs) v.sendMsgTo(theirs, mine);
-      if (theirs < mine) v.sendMsgTo(mine, theirs);
+      if (mine < theirs && vertex_at(v, theirs).label == theirs) v.sendMsgTo(theirs, mine);
+      if (theirs < mine && vertex_at(v, mine).label == mine) v.sendMsgTo(mine, theirs);
     }
   }
 };
@@ -77,11 +78,11 @@ struct LinkRemaining {
     bool met_another_tree = false;
     for (unsigned int i = kNeighbourRounds; i < el.size(); i++) {
       const unsigned int theirs = vertex_at(v, el[i].tail_id()).label;
-      if (mine < theirs) v.sendMsgTo(theirs, mine);
-      if (theirs < mine) v.sendMsgTo(mine, theirs);
+      if (mine < theirs && vertex_at(v, theirs).label == theirs) v.sendMsgTo(theirs, mine);
+      if (theirs < mine && vertex_at(v, mine).label == mine) v.sendMsgTo(mine, theirs);
       if (theirs != mine) met_another_tree = true;
     }
-    if (met_another_tree) v.SetActive();  // (trees only merge: one that met only its own is done)
+    if (met_another_tree) v.SetActive();  // (trees only merge: a vertex that met only its own is done)
   }
 };
 
@@ -133,15 +134,6 @@ void LinkOutsideGiant() {
   EMV<VERTEX>::Run(Adopt{});
 }
 
-// The three runs as one: supersteps, time and edges add up; the last run's stop reason.
-RunStats add_run(RunStats total, const RunStats& run) {
-  total.supersteps += run.supersteps;
-  total.seconds += run.seconds;
-  total.edges_visited += run.edges_visited;
-  total.stop_reason = run.stop_reason;
-  return total;
-}
-
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "Connected components (Afforest: sampled hooking and pointer jumping, reads and sends by vertex id)");
   const samples::EdgeList edges = samples::load_edges(opt);
@@ -168,7 +160,7 @@ int main(int argc, char** argv) try {
     std::printf("cc: outside the giant: %u supersteps, %.3f ms, %llu edges visited\n", remaining.supersteps,
                 remaining.seconds * 1e3, static_cast<unsigned long long>(remaining.edges_visited));
   }
-  samples::print_summary("cc", add_run(add_run(rounds, sample), remaining), my_graph.edge_count());
+  samples::print_summary("cc", samples::sum_runs({rounds, sample, remaining}), my_graph.edge_count());
 
   auto label = [&](VertexId v) { return my_graph.vertex(v).label; };
   return samples::report_components(opt, edges, my_graph.vertex_count(), label);

@@ -179,8 +179,8 @@ TEST_CASE("A program that sends only by id: its slots hold the InitMessageBuffer
       for (medusa::VertexId v = 0; v < kVertices; ++v) {
         INFO("operator " << k.op << ", run " << run << ", vertex " << v);
         int expected = fill;
-        if (k.op == medusa::MEDUSA_SUM) {
-          expected += in_degree[v] * fill;
+        if (k.op == medusa::MEDUSA_SUM) {  // the fill, each slot's, and the sends' (which start at it)
+          expected += in_degree[v] * fill + fill;
           for (int m : sent[v]) expected += m;
         } else {
           for (int m : sent[v]) expected = m < expected ? m : expected;
