@@ -153,10 +153,24 @@ class Planner {
     return {spell(op), "joined to the gather before it (CUDA)", why};
   }
 
+  // No sendMsg, only sendMsgTo: runtime's common::defers_slot_fill.
+  bool sendsOnlyById() const {
+    const ProgramUsesInfo uses = model_.uses();
+    return uses.sends_by_id && !uses.messages;
+  }
+
   PlanStep plain(const PlanOp& op) const {
     switch (op.kind) {
-      case Op::InitMessageBuffer: return {spell(op), "fill every message slot", "no fusable pass follows it"};
+      case Op::InitMessageBuffer:
+        if (sendsOnlyById())
+          return {spell(op), "reset each vertex's sends by id; the slots are filled only where read",
+                  "the program sends only by id: no launch writes a slot (an MLIST or MESSAGE functor, or a "
+                  "Combiner under another operator than min, max, bitwise or / and, reads the fill)"};
+        return {spell(op), "fill every message slot", "no fusable pass follows it"};
       case Op::Combiner:
+        if (sendsOnlyById())
+          return {spell(op), "each vertex's sends by id (under min, max, bitwise or / and; other operators fold the slots too)",
+                  "the program sends only by id: its slots hold the fill value, which those operators ignore"};
         if (model_.uses().sends_by_id)
           return {spell(op), "segmented reduction binned by degree, then each vertex's sends by id",
                   "the built-in operator folds each vertex's slots and what was sent to it with sendMsgTo; "

@@ -283,6 +283,17 @@ void configure(Config& conf, const Options& opt) {
   conf.distributed = opt.distributed;
 }
 
+RunStats sum_runs(const std::vector<RunStats>& runs) {
+  RunStats total;
+  for (const RunStats& run : runs) {
+    total.supersteps += run.supersteps;
+    total.seconds += run.seconds;
+    total.edges_visited += run.edges_visited;
+    total.stop_reason = run.stop_reason;
+  }
+  return total;
+}
+
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges) {
   const double ms = stats.seconds * 1e3;
   const double teps = stats.seconds > 0 ? static_cast<double>(stats.edges_visited) / stats.seconds : 0.0;

@@ -102,6 +102,10 @@ void configure(Config& conf, const Options& opt);
 // the replica exchange.
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges);
 
+// Several Run() calls reported as one: supersteps, time and edges visited add up; the last run's
+// stop reason.
+RunStats sum_runs(const std::vector<RunStats>& runs);
+
 // Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1).
 int report_validation(const std::string& what, std::size_t mismatches,
                       const std::vector<std::string>& first_mismatches);

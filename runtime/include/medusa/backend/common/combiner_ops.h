@@ -90,12 +90,17 @@ struct is_bit_or_and_op<BitOrOp<T>> : std::true_type {};
 template <class T>
 struct is_bit_or_and_op<BitAndOp<T>> : std::true_type {};
 
-// A program that sends only by id (medusa/by_id.h, no sendMsg) leaves every slot at the fill
-// value, which min, max and bitwise or / and fold away (the per-vertex value started at the fill):
-// its Combiner is then the sends by id alone.
+// A program that sends only by id (medusa/by_id.h, no sendMsg): no ELIST or EDGE launch writes a
+// slot, so InitMessageBuffer leaves the E*m slots to be filled when an MLIST or MESSAGE launch or
+// a Combiner that folds slots reads them (Afforest-style cc would fill 134M slots a superstep
+// on Kronecker scale 22 to read none).
+template <class Program>
+inline constexpr bool defers_slot_fill = Program::uses.sends_by_id && !Program::uses.messages;
+// Such a program's slots hold the fill value, which min, max and bitwise or / and fold away (the
+// per-vertex value started at the fill): its Combiner is then the sends by id alone.
 template <class Program, class Op>
 inline constexpr bool combines_only_sends_by_id =
-    Program::uses.sends_by_id && !Program::uses.messages && (is_min_max_op<Op>::value || is_bit_or_and_op<Op>::value);
+    defers_slot_fill<Program> && (is_min_max_op<Op>::value || is_bit_or_and_op<Op>::value);
 template <class Op>
 inline constexpr bool is_idempotent_op =
     is_min_max_op<Op>::value || is_logical_op<Op>::value || is_bit_or_and_op<Op>::value;

@@ -216,7 +216,7 @@ class PartitionEngine : private gpu::EngineCore,
     issue_held();
     // VERTEX launches may run in a batch; the others may read or write slots.
     if (K == VERTEX ? batch_.stopped() : skips_unbatchable()) return;
-    if constexpr (K != VERTEX) materialize_slots();
+    if constexpr (K == MLIST || K == MESSAGE || (K != VERTEX && !common::defers_slot_fill<Program>)) materialize_slots();
     if (K == ELIST && domain == Domain::Active) this->note_frontier_push();
     gpu::run_on_partition<K>(*this, domain, element, range);
   }
@@ -225,7 +225,7 @@ class PartitionEngine : private gpu::EngineCore,
     gpu::DeviceScope on(device_.ordinal);
     issue_held();
     if (skips_unbatchable()) return;
-    materialize_slots();
+    if constexpr (!common::defers_slot_fill<Program>) materialize_slots();
     gpu::run_elist_edges_on_partition(*this, domain, element, range);
   }
 

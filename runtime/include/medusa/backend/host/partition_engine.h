@@ -82,12 +82,12 @@ class PartitionEngine {
   // Combiner(op): combined[v] = op-fold of v's slots, starting from the InitMessageBuffer value.
   template <class Op>
   void combine(const Op& op) {
-    ensure_message_buffer();
-    materialize_slots();
     if constexpr (common::combines_only_sends_by_id<Program, Op>) {
       std::copy(sent_by_id_.data(), sent_by_id_.data() + combine_count_, combined_.data());
       return;
     }
+    ensure_message_buffer();
+    materialize_slots();
     const auto V = static_cast<std::int64_t>(combine_count_);  // the outermost replicas have no in-edges here
     const std::uint32_t m = conf_.messagesPerEdge;
     const EdgeIndex* in_off = in_offsets_.data();
@@ -239,6 +239,11 @@ class PartitionEngine {
 
   // Writes the slots a uniform pull pass left pending.
   void materialize_slots() {
+    if (slot_fill_pending_) {
+      slot_fill_pending_ = false;
+      ensure_message_buffer();
+      messages_.fill(init_value_);
+    }
     if (!slots_pending_) return;
     slots_pending_ = false;
     for (EdgeIndex j = 0; j < edge_count_; ++j) messages_[j] = source_messages_[in_src_[j]];
@@ -293,9 +298,13 @@ class PartitionEngine {
 
   void init_message_buffer(const Message& value) {
     init_value_ = value;
-    ensure_message_buffer();
     slots_pending_ = false;
-    messages_.fill(init_value_);
+    if constexpr (common::defers_slot_fill<Program>) {
+      slot_fill_pending_ = true;
+    } else {
+      ensure_message_buffer();
+      messages_.fill(init_value_);
+    }
     if (send_counts_.allocated()) send_counts_.fill(0u);
     if (received_.allocated()) received_.fill(0);
     if constexpr (Program::uses.sends_by_id) sent_by_id_.fill(init_value_);
@@ -305,7 +314,8 @@ class PartitionEngine {
   void launch(Domain domain, const Element& element, const common::LaunchRange& range) {
     const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
     if constexpr (K == MLIST || K == MESSAGE) ensure_message_buffer();
-    if constexpr (K != VERTEX) materialize_slots();  // the others may read or write slots
+    // The others may read or write slots (of a program that sends only by id, only these two).
+    if constexpr (K == MLIST || K == MESSAGE || (K != VERTEX && !common::defers_slot_fill<Program>)) materialize_slots();
     if (K == ELIST && domain == Domain::Active) frontier_passes_ |= common::kFrontierPushed;
     const KernelCtx<Message> c = K == ELIST ? vertex_loop_ctx() : ctx_;
     const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
@@ -378,7 +388,7 @@ class PartitionEngine {
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element, const common::LaunchRange& range) {
     const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
-    materialize_slots();
+    if constexpr (!common::defers_slot_fill<Program>) materialize_slots();
     const KernelCtx<Message>& c = ctx_;
     const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
     const VertexArrays& va = fields_.vertex_arrays();
@@ -606,6 +616,7 @@ class PartitionEngine {
   std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
   std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
   bool slots_pending_ = false;  // the slots are source_messages_[in_src] but not written yet
+  bool slot_fill_pending_ = false;  // the slots are init_value_ but not written yet (defers_slot_fill)
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;

@@ -39,8 +39,6 @@ class MessageStore {
     gpu::DeviceScope on(e.device_.ordinal);
     e.issue_held();
     if (e.skips_unbatchable()) return;
-    ensure_message_buffer();
-    materialize_slots();
     e.receivers_valid_ = false;
     cudaStream_t s = e.stream_.get();
     if constexpr (common::combines_only_sends_by_id<Program, Op>) {
@@ -48,6 +46,8 @@ class MessageStore {
                                         cudaMemcpyDeviceToDevice, s));
       return;
     }
+    ensure_message_buffer();
+    materialize_slots();
     if (e.combiner_ != CombinerStrategy::Cub) {
       e.gather(gpu::BufferSource<Message>{d_messages_.data()}, op, nullptr);
     } else {
@@ -66,10 +66,14 @@ class MessageStore {
     e.issue_held();
     if (e.skips_unbatchable()) return;
     init_value_ = value;
-    ensure_message_buffer();
     slots_ = SlotState::Written;
-    fill(d_messages_.data(), e.E_ * e.m_, init_value_);
-    d_send_counts_.zero(e.stream_.get());
+    if constexpr (common::defers_slot_fill<Program>) {
+      slot_fill_pending_ = true;  // (no send counts to reset: nothing sends along an edge)
+    } else {
+      ensure_message_buffer();
+      fill(d_messages_.data(), e.E_ * e.m_, init_value_);
+      d_send_counts_.zero(e.stream_.get());
+    }
     e.receivers_valid_ = false;
     d_received_.zero(e.stream_.get());
     if constexpr (Program::uses.sends_by_id) fill(d_sent_by_id_.data(), e.V_, init_value_);
@@ -125,6 +129,10 @@ class MessageStore {
   // the fill value.
   void materialize_slots() {
     const Engine& e = self();
+    if (std::exchange(slot_fill_pending_, false)) {
+      if (messages_allocated_) fill(d_messages_.data(), e.E_ * e.m_, init_value_);
+      else allocate_message_buffer();  // (filled with init_value_)
+    }
     const SlotState state = std::exchange(slots_, SlotState::Written);
     if (state == SlotState::Written || e.E_ == 0) return;
     MEDUSA_REQUIRE(state != SlotState::Unwritten,
@@ -185,6 +193,7 @@ class MessageStore {
   }
 
   SlotState slots_ = SlotState::Written;
+  bool slot_fill_pending_ = false;  // the slots are init_value_ but not written yet (defers_slot_fill)
   const std::uint8_t* pushed_sources_ = nullptr;
   gpu::DeviceBuffer<Message> d_source_messages_;  // one message per source vertex (uniform sends)
   Message init_value_{};
