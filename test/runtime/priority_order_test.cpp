@@ -98,9 +98,10 @@ unsigned long long priority_of(medusa::VertexId v) {
 
 struct Outcome {
   std::vector<unsigned> ran_at;
-  std::uint32_t supersteps = 0;
+  std::uint32_t supersteps = 0, batched_supersteps = 0;
 };
-Outcome run(std::uint64_t delta, std::uint32_t partitions = 1) {
+Outcome run(std::uint64_t delta, std::uint32_t partitions = 1,
+            medusa::SuperstepBatching batching = medusa::SuperstepBatching::Auto) {
   medusa::Graph<Vertex, Edge> graph(kVertices);
   std::vector<medusa::VertexId> src, dst;
   for (medusa::VertexId v = 0; v < kVertices; ++v) src.push_back(v), dst.push_back((v + 1) % kVertices);
@@ -113,9 +114,12 @@ Outcome run(std::uint64_t delta, std::uint32_t partitions = 1) {
   conf.priorityDelta = delta;
   conf.gpuCount = partitions;
   conf.partitionsPerGpu = partitions;  // (one GPU is enough)
+  conf.tuning.superstepBatch = batching;
   auto device = medusa::Init_Device_DS(graph, conf);
   Outcome out;
-  out.supersteps = device.Run(&schedule_step).supersteps;
+  const medusa::RunStats stats = device.Run(&schedule_step);
+  out.supersteps = stats.supersteps;
+  out.batched_supersteps = stats.batched_supersteps;
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < kVertices; ++v) out.ran_at.push_back(graph.vertex(v).ran_at);
   return out;
@@ -167,4 +171,20 @@ TEST_CASE("SetActive(priority) in a partitioned run is one bucket: every vertex 
   const Outcome got = run(/*delta=*/1, /*partitions=*/2);
   CHECK(got.ran_at == std::vector<unsigned>(kVertices, 1u));
   CHECK(got.supersteps == 2);
+}
+
+// Batches of supersteps (CUDA; the host engine has none): every superstep after 0 splits the far pile
+// (nothing is activated), and the device stop rule must not stop while buckets hold vertices.
+TEST_CASE("SetActive(priority) in batches of supersteps takes the same buckets", "[runtime][priorities]") {
+  using namespace priority_order_test;
+  for (std::uint64_t delta : {std::uint64_t{1}, std::uint64_t{7}}) {
+    INFO("delta " << delta);
+    const std::vector<unsigned> expected = expected_ran_at(delta);
+    const Outcome got = run(delta, 1, medusa::SuperstepBatching::Always);
+    CHECK(got.ran_at == expected);
+    CHECK(got.supersteps == 1 + *std::max_element(expected.begin(), expected.end()));
+#if !defined(MEDUSA_BACKEND_HOST)
+    CHECK(got.batched_supersteps > 0);
+#endif
+  }
 }

@@ -115,6 +115,10 @@ MemoryPlan plan_memory(const GraphShape& g) {
   if (g.priority_slots) {
     item("priorities given in a superstep (SetActive(priority))", mul(V, sizeof(std::uint64_t)));
     item("priorities of waiting vertices (priority buckets)", mul(V, sizeof(std::uint64_t)));
+    item("vertices activated in a superstep (priority buckets)", vertex_ids);
+    item("far pile 1 (priority buckets)", vertex_ids);
+    item("far pile 2 (priority buckets)", vertex_ids);
+    item("far pile entries (priority buckets)", V);
   }
   item("column-major out-edges (layout)", g.column_edge_bytes);
   item("Combiner degree bins", g.combiner_bin_bytes);

@@ -60,14 +60,16 @@ TEST_CASE("memory plan counts the receiver queues and the queued frontier of bat
   CHECK(gpu::plan_memory(g).total() == without + 1000 * (3 * 4 + 4 + 1));
 }
 
-TEST_CASE("memory plan counts the priority slots of SetActive(priority)", "[cuda][runtime]") {
+TEST_CASE("memory plan counts the priority slots and far piles of SetActive(priority)", "[cuda][runtime]") {
   gpu::GraphShape g;
   g.vertices = 1000;
   g.edges = 16000;
   g.message_bytes = 4;
   const std::uint64_t without = gpu::plan_memory(g).total();
-  g.priority_slots = true;  // the priorities given in a superstep and the waiting ones, 8 bytes each
-  CHECK(gpu::plan_memory(g).total() == without + 1000 * 2 * 8);
+  // The priorities given in a superstep and the waiting ones (8 bytes each), the activated vertices
+  // and two far piles (4-byte ids), and the pile flags (a byte).
+  g.priority_slots = true;
+  CHECK(gpu::plan_memory(g).total() == without + 1000 * (2 * 8 + 3 * 4 + 1));
 }
 
 TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",

@@ -153,20 +153,20 @@ class PartitionEngine : private gpu::EngineCore,
     // process (no MPI ranks, whose exchange goes through the host). Pushes in a batch whose slots
     // nothing reads keep their receivers as a queue: on the whole graph only, since the queues, and
     // the VERTEX launch joined with the end, ignore the session's replica ranges. Priority buckets
-    // are taken on the host's stop rule (the vertices they hold), which a batch's device stop rule
-    // does not know.
+    // run in batches (their steps check `halted`; the device stop rule counts the bucketed vertices).
     shape.priority_slots = this->priority_buckets();
     const bool batches = batch_.allow(!conf.distributed && conf.gpuCount <= static_cast<int>(gpu::kernels::kMaxBatchedPartitions) &&
                                       !conf.verbose && !Program::uses.edge_frontier &&
-                                      frontier_pull_ != FrontierPull::Always && !this->priority_buckets());
+                                      frontier_pull_ != FrontierPull::Always);
     receiver_queues_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.received && Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
     // In a batch, SetActive() queues the next frontier itself; the flag buffers then trade places
     // each superstep, which pending slots on a pushed frontier's flags would not survive. On the
     // whole graph only: a partition's replicas get their flags from the exchange, not SetActive().
+    // Not with priority buckets: their next frontier is a bucket of the flagged vertices, not all.
     queued_frontier_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
-                       Program::uses.combiner_consumes_slots;
+                       Program::uses.combiner_consumes_slots && !this->priority_buckets();
     shape.queued_frontier = queued_frontier_;
     if (binned)
       shape.combiner_bin_bytes = gpu::DegreeBins::device_bytes(t.in_offsets, combine_count_, m_, sizeof(Message));
@@ -234,8 +234,9 @@ class PartitionEngine : private gpu::EngineCore,
     gpu::DeviceScope on(device_.ordinal);
     superstep_ = step;
     if (step == 0) batch_.restart();
-    // Aggregates are read back and published after every superstep: no batches.
-    step_batchable_ = medusa::detail::aggregate_count<Program>() == 0;
+    // Aggregates are read back and published after every superstep: no batches. Nor while the auto
+    // delta waits for the first priorities, which the host reads back.
+    step_batchable_ = medusa::detail::aggregate_count<Program>() == 0 && this->priorities_batchable();
     // Queued by SetActive() when the batch's frontiers are small next to V: a compaction reads all
     // V flags; the queue's atomics grow with the frontier.
     superstep_queued_ = queued_frontier_ && batch_.active() && batch_.queues_frontier(V_);
@@ -351,8 +352,8 @@ class PartitionEngine : private gpu::EngineCore,
     r += batch_.allowed() ? "  supersteps: long runs of sparse ones issued in batches of " +
                                 std::to_string(gpu::BatchPolicy::kLength) +
                                 " with one read-back each (MEDUSA_SUPERSTEP_BATCH)\n"
-                          : "  supersteps: each read back (no batches in verbose, distributed, edge-frontier or "
-                            "priority-bucket runs, on partitions out of each other's reach, nor with MEDUSA_SUPERSTEP_BATCH=off or "
+                          : "  supersteps: each read back (no batches in verbose, distributed or edge-frontier "
+                            "runs, on partitions out of each other's reach, nor with MEDUSA_SUPERSTEP_BATCH=off or "
                             "MEDUSA_FRONTIER_PULL=always)\n";
     r += "  admission: " + admission_.describe() + "\n";
     r += "  device memory: " + gpu::human_bytes(plan_.total()) + "\n" + plan_.describe();

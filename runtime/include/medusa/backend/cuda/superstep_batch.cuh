@@ -81,7 +81,12 @@ __device__ void end_batched_superstep(const BatchedPartition<Counters>* parts, u
   // may hold a vote word as a functor read it before another SM set it (detail::vote_store).
   const volatile int* votes[kMaxBatchedPartitions];
   for (unsigned p = 0; p < n; ++p) votes[p] = reinterpret_cast<const volatile Counters*>(parts[p].counters)->votes;
-  const common::PartitionedVoteStop stop = common::partitioned_vote_stop(votes, n, host.votes, continue_vote);
+  common::PartitionedVoteStop stop = common::partitioned_vote_stop(votes, n, host.votes, continue_vote);
+  // No Continue vote does not stop a run while priority buckets hold vertices (stop_decision.h).
+  if (stop.stop == common::VoteStop::NoContinue)
+    for (unsigned p = 0; p < n; ++p)
+      if (reinterpret_cast<const volatile Counters*>(parts[p].counters)->bucketed_vertices != 0)
+        stop.stop = common::VoteStop::None;
   for (unsigned p = 0; p < n; ++p) {
     const volatile Counters* seen = parts[p].counters;
     BatchState* b = parts[p].b;
