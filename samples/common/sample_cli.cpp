@@ -351,11 +351,11 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
                 stats.rank_times[r].compute_seconds * 1e3, stats.rank_times[r].exchange_seconds * 1e3);
 }
 
-bool validates_here() { return transport::job_rank() == 0; }
+bool reports_here() { return transport::job_rank() == 0; }
 
 int report_validation(const std::string& what, std::size_t mismatches,
                       const std::vector<std::string>& first_mismatches) {
-  if (!validates_here()) return 0;
+  if (!reports_here()) return 0;
   if (mismatches == 0) {
     std::printf("validation: PASSED (%s)\n", what.c_str());
     return 0;
@@ -366,7 +366,7 @@ int report_validation(const std::string& what, std::size_t mismatches,
 }
 
 bool write_results(const std::string& path, VertexId vertex_count, const std::vector<double>& values) {
-  if (transport::job_rank() != 0) return true;  // (rank 0 has the results and writes them)
+  if (!reports_here()) return true;  // (rank 0 has the results and writes them)
   std::FILE* out = std::fopen(path.c_str(), "w");
   if (!out) {
     std::fprintf(stderr, "cannot write %s\n", path.c_str());

@@ -105,8 +105,9 @@ void configure(Config& conf, const Options& opt);
 // the replica exchange.
 void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edges);
 
-// Whether this process validates: rank 0 of a distributed run, which alone gets the results.
-bool validates_here();
+// Whether this process validates and writes the output: rank 0 of a distributed run, which alone
+// is sure to have the results and the input's edges (every process of another run).
+bool reports_here();
 
 // Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1); 0 without
 // a word on the ranks that do not validate.
@@ -116,7 +117,7 @@ int report_validation(const std::string& what, std::size_t mismatches,
 // Compares got(v) with expected(v) for every vertex with `same(a, b)`, then reports as above.
 template <class Got, class Expected, class Same>
 int validate_vertices(const std::string& what, VertexId vertex_count, Got got, Expected expected, Same same) {
-  if (!validates_here()) return 0;
+  if (!reports_here()) return 0;
   std::size_t mismatches = 0;
   std::vector<std::string> first;
   for (VertexId v = 0; v < vertex_count; ++v) {

@@ -1,57 +1,27 @@
 // PartitionLayout as bytes (plan.h: write_layout, read_layout): what rank 0 sends each rank of a
-// distributed run about each partition. Both ends run the same build, so the bytes are the arrays
-// as they are in memory, each preceded by its length.
-#include <medusa/error.h>
+// distributed run about each partition (transport/byte_block.h).
 #include <medusa/partition/plan.h>
-
-#include <cstring>
-#include <string>
-#include <type_traits>
+#include <medusa/transport/byte_block.h>
 
 namespace medusa {
 
 namespace {
 
+constexpr const char* kBlock = "partition layout";
+
 template <class T>
 void put(std::vector<std::byte>& out, const T& value) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  const std::size_t at = out.size();
-  out.resize(at + sizeof(T));
-  std::memcpy(out.data() + at, &value, sizeof(T));
+  transport::put(out, &value, 1);
 }
-
-template <class T>
-void put_array(std::vector<std::byte>& out, const std::vector<T>& values) {
-  put(out, static_cast<std::uint64_t>(values.size()));
-  const std::size_t at = out.size();
-  out.resize(at + values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(out.data() + at, values.data(), values.size() * sizeof(T));
-}
-
-const std::byte* take(const std::vector<std::byte>& in, std::size_t& at, std::size_t bytes) {
-  MEDUSA_REQUIRE(at + bytes <= in.size() && at + bytes >= at,
-                 "partition layout: the block rank 0 sent ends early (" + std::to_string(in.size()) + " bytes)");
-  const std::byte* p = in.data() + at;
-  at += bytes;
-  return p;
-}
-
 template <class T>
 T get(const std::vector<std::byte>& in, std::size_t& at) {
-  T value;
-  std::memcpy(&value, take(in, at, sizeof(T)), sizeof(T));
-  return value;
+  return transport::get<T>(in, at, kBlock);
 }
-
 template <class T>
 std::vector<T> get_array(const std::vector<std::byte>& in, std::size_t& at) {
-  const auto n = get<std::uint64_t>(in, at);
-  MEDUSA_REQUIRE(n <= (in.size() - at) / sizeof(T),
-                 "partition layout: an array of " + std::to_string(n) + " elements is longer than its block");
-  std::vector<T> values(n);
-  if (n != 0) std::memcpy(values.data(), take(in, at, n * sizeof(T)), n * sizeof(T));
-  return values;
+  return transport::get_array<T>(in, at, kBlock);
 }
+using transport::put_array;
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/topology.h>
+#include <medusa/transport/byte_block.h>
 #include <medusa/transport/transport.h>
 #include <medusa/vertex_order.h>
 
@@ -33,25 +34,14 @@ enum class GraphHolders {
 
 namespace transfer {
 
-template <class T>
-void put(std::vector<std::byte>& out, const T* data, std::size_t count) {
-  const std::size_t at = out.size();
-  out.resize(at + count * sizeof(T));
-  if (count != 0) std::memcpy(out.data() + at, data, count * sizeof(T));
-}
-
+constexpr const char* kBlock = "distributed set-up: a block from rank 0";
+using transport::put;
 inline const std::byte* take(const std::vector<std::byte>& in, std::size_t& at, std::size_t bytes) {
-  MEDUSA_REQUIRE(at + bytes <= in.size(), "distributed set-up: a block from rank 0 ends early");
-  const std::byte* p = in.data() + at;
-  at += bytes;
-  return p;
+  return transport::take(in, at, bytes, kBlock);
 }
-
 template <class T>
 T get(const std::vector<std::byte>& in, std::size_t& at) {
-  T v;
-  std::memcpy(&v, take(in, at, sizeof(T)), sizeof(T));
-  return v;
+  return transport::get<T>(in, at, kBlock);
 }
 
 }  // namespace transfer
