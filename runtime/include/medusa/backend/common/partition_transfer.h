@@ -9,6 +9,8 @@
 
 #include <medusa/backend/common/field_staging.h>
 #include <medusa/backend/common/partition_setup.h>
+#include <medusa/backend/common/partition_view.h>
+#include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
 #include <medusa/partition/assignment.h>
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -215,6 +218,28 @@ PartitionPlan receive_partitions(transport::Transport& tr, std::vector<ReceivedR
     if (l.held) unpack_partition<Program>(block, at, l, received.emplace_back());
   }
   return plan;
+}
+
+// Another rank: the plan from rank 0, and the engines of its own partitions over the fields
+// received (engines hold their own copies). Returns the bytes those fields took on the host.
+template <class Program, class Engine>
+std::uint64_t receive_engines(transport::Transport& tr, const Config& conf, PartitionPlan& plan,
+                              std::vector<std::unique_ptr<Engine>>& engines) {
+  using Vertex = typename Program::Vertex;
+  using Edge = typename Program::Edge;
+  std::vector<ReceivedRecords<Vertex, Edge>> received;
+  plan = receive_partitions<Program>(tr, received);
+  Config engine_conf = conf;
+  engine_conf.replicationHops = plan.hops;  // (the engines' choice of fused forms depends on it)
+  std::uint64_t bytes = 0;
+  for (std::uint32_t i = 0; i < received.size(); ++i) {
+    const PartitionLayout& l = plan.partitions[tr.ownership().partition(i)];
+    PartitionView view = PartitionView::of(l);
+    view.records_local = true;
+    bytes += received[i].records.vertices().size() * sizeof(Vertex) + received[i].records.edges().size() * sizeof(Edge);
+    engines.push_back(std::make_unique<Engine>(view, received[i].records, received[i].seeds, engine_conf, l.index));
+  }
+  return bytes;
 }
 
 }  // namespace medusa::common

@@ -95,17 +95,8 @@ class PartitionedSession : public SessionBase {
     edge_count_ = shape.edges;
     std::uint64_t graph_bytes = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge);
     if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
-      std::vector<ReceivedRecords<Vertex, Edge>> received;
-      plan_ = receive_partitions<Program>(ranks_.transport(), received);
+      graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);
       use_hops(plan_.hops);
-      for (std::uint32_t i = 0; i < received.size(); ++i) {
-        PartitionView view = PartitionView::of(layout(i));
-        view.records_local = true;
-        graph_bytes += received[i].records.vertices().size() * sizeof(Vertex) +
-                       received[i].records.edges().size() * sizeof(Edge);
-        engines_.push_back(
-            std::make_unique<Engine>(view, received[i].records, received[i].seeds, conf_, layout(i).index));
-      }
     } else {
       const Topology& t = graph.topology();
       check_seeds(graph.initially_active(), vertex_count_);
