@@ -3,10 +3,13 @@
 #include <medusa/io/generators.h>
 #include <medusa/io/graph_file.h>
 #include <medusa/transport/mpi_job.h>
+#include <medusa/transport/transport.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -84,6 +87,26 @@ void join_job(const Options& o) {
   }
   if (transport::job_rank() != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
     std::fprintf(stderr, "%s: rank %u: cannot silence stdout\n", o.program.c_str(), transport::job_rank());
+}
+
+// Whether this process reads the graph: not the ranks other than 0 of a distributed run, which
+// receive their partitions in Init_Device_DS (docs/multi-gpu.md, "Who loads the graph").
+bool reads_graph(const Options& o) { return !o.distributed || transport::job_ranks() < 2 || transport::job_rank() == 0; }
+
+// Rank 0's `words` on every rank of a distributed run (`words` is only read on rank 0).
+std::vector<std::uint64_t> from_rank0(const Options& o, std::vector<std::uint64_t> words, const std::string& what) {
+  if (!o.distributed || transport::job_ranks() < 2) return words;
+  const std::unique_ptr<transport::Transport> t = transport::job_transport();
+  std::vector<std::vector<std::byte>> blocks;
+  if (t->rank() == 0) {
+    std::vector<std::byte> block(words.size() * sizeof(std::uint64_t));
+    if (!words.empty()) std::memcpy(block.data(), words.data(), block.size());
+    blocks.assign(t->ranks(), block);
+  }
+  const std::vector<std::byte> got = t->scatter_from_root(blocks, what);
+  words.resize(got.size() / sizeof(std::uint64_t));
+  if (!words.empty()) std::memcpy(words.data(), got.data(), got.size());
+  return words;
 }
 
 }  // namespace
@@ -171,6 +194,12 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
 
 EdgeList load_edges(const Options& opt, bool weighted) {
   EdgeList out;
+  if (!reads_graph(opt)) {  // the vertices only: their fields may be set, the edges stay on rank 0
+    out.vertex_count = static_cast<VertexId>(from_rank0(opt, {}, "loading the graph (its size from rank 0)").at(0));
+    out.source = opt.graph_file.empty() ? "generated R-MAT scale " + std::to_string(opt.generated_scale) : opt.graph_file;
+    out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, edges on rank 0";
+    return out;
+  }
   if (opt.graph_file.empty()) {
     io::GeneratorOptions g;
     g.seed = opt.seed;
@@ -195,6 +224,7 @@ EdgeList load_edges(const Options& opt, bool weighted) {
   }
   out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, " +
                     std::to_string(out.src.size()) + " edges";
+  from_rank0(opt, {out.vertex_count}, "loading the graph (its size from rank 0)");
   return out;
 }
 
@@ -214,6 +244,16 @@ bool source_in_graph(const Options& opt, const EdgeList& edges) {
 
 std::vector<VertexId> search_sources(const Options& opt, const EdgeList& edges) {
   if (opt.sources == 0) return {opt.source};
+  if (!reads_graph(opt)) {  // rank 0 draws them (it has the edges)
+    const std::vector<std::uint64_t> drawn = from_rank0(opt, {}, "the sources from rank 0");
+    return std::vector<VertexId>(drawn.begin(), drawn.end());
+  }
+  const std::vector<VertexId> picked = draw_sources(opt, edges);
+  from_rank0(opt, std::vector<std::uint64_t>(picked.begin(), picked.end()), "the sources from rank 0");
+  return picked;
+}
+
+std::vector<VertexId> draw_sources(const Options& opt, const EdgeList& edges) {
   std::vector<bool> has_out(edges.vertex_count, false);
   for (VertexId u : edges.src) has_out[u] = true;
   const auto candidates = static_cast<std::uint64_t>(std::count(has_out.begin(), has_out.end(), true));
@@ -322,8 +362,11 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
                 stats.rank_times[r].compute_seconds * 1e3, stats.rank_times[r].exchange_seconds * 1e3);
 }
 
+bool reports_here() { return transport::job_rank() == 0; }
+
 int report_validation(const std::string& what, std::size_t mismatches,
                       const std::vector<std::string>& first_mismatches) {
+  if (!reports_here()) return 0;
   if (mismatches == 0) {
     std::printf("validation: PASSED (%s)\n", what.c_str());
     return 0;
@@ -334,7 +377,7 @@ int report_validation(const std::string& what, std::size_t mismatches,
 }
 
 bool write_results(const std::string& path, VertexId vertex_count, const std::vector<double>& values) {
-  if (transport::job_rank() != 0) return true;  // (every rank has the results; rank 0 writes them)
+  if (!reports_here()) return true;  // (rank 0 has the results and writes them)
   std::FILE* out = std::fopen(path.c_str(), "w");
   if (!out) {
     std::fprintf(stderr, "cannot write %s\n", path.c_str());

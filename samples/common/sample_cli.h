@@ -63,7 +63,9 @@ inline Options parse_options(int argc, char** argv, const std::string& descripti
   return parse_options_for(argc, argv, description, compiled_backend());
 }
 
-// A loaded or generated edge list. With `weighted`, every edge has a weight: the file's own, else
+// A loaded or generated edge list. In a distributed run, rank 0 alone reads it: the other ranks
+// get its vertex count and no edges (their graphs then hold the vertices alone, and Init_Device_DS
+// sends each rank its partitions from rank 0's graph). With `weighted`, every edge has a weight: the file's own, else
 // a random integer weight from --weights and --seed (asked for explicitly: io::RandomWeights);
 // without, no weights.
 struct EdgeList : io::EdgeListData {
@@ -79,8 +81,9 @@ std::vector<std::uint32_t> integer_weights(const EdgeList& edges);
 // False, after saying so on stderr, when --source names no vertex of the loaded graph.
 bool source_in_graph(const Options& opt, const EdgeList& edges);
 // The sources of a search sample: --source alone, or with --sources N, N distinct vertices with
-// out-edges drawn with --seed (as Graph500 picks its BFS roots).
+// out-edges drawn with --seed (as Graph500 picks its BFS roots; by rank 0 in a distributed run).
 std::vector<VertexId> search_sources(const Options& opt, const EdgeList& edges);
+std::vector<VertexId> draw_sources(const Options& opt, const EdgeList& edges);
 // After a --sources run: the mean and median of the runs' times, one line.
 void print_sources_summary(const std::string& name, const std::vector<double>& seconds);
 
@@ -106,13 +109,19 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
 // stop reason.
 RunStats sum_runs(const std::vector<RunStats>& runs);
 
-// Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1).
+// Whether this process validates and writes the output: rank 0 of a distributed run, which alone
+// is sure to have the results and the input's edges (every process of another run).
+bool reports_here();
+
+// Prints "validation: PASSED" or the first mismatches and returns the exit code (0 / 1); 0 without
+// a word on the ranks that do not validate.
 int report_validation(const std::string& what, std::size_t mismatches,
                       const std::vector<std::string>& first_mismatches);
 
 // Compares got(v) with expected(v) for every vertex with `same(a, b)`, then reports as above.
 template <class Got, class Expected, class Same>
 int validate_vertices(const std::string& what, VertexId vertex_count, Got got, Expected expected, Same same) {
+  if (!reports_here()) return 0;
   std::size_t mismatches = 0;
   std::vector<std::string> first;
   for (VertexId v = 0; v < vertex_count; ++v) {

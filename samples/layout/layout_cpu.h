@@ -23,5 +23,6 @@ LayoutQuality layout_quality(const std::vector<LayoutPoint>& p, const std::vecto
 // half of the start's and below 0.7 x the mean distance of non-adjacent pairs. Returns the failures.
 std::vector<std::string> check_layout(const LayoutQuality& before, const LayoutQuality& after);
 
+// The picture (--output); in a distributed run rank 0 alone writes it.
 bool write_svg(const std::string& path, const std::vector<LayoutPoint>& p, const std::vector<unsigned int>& src,
                const std::vector<unsigned int>& dst, float frame);

@@ -295,3 +295,59 @@ TEST_CASE("a plan lays out the held partitions, and only sizes and routes of the
   CHECK_THROWS_WITH(build_partition_plan(t, a, 1, VertexOrder::Input, {true}),
                     Catch::Contains("1 held flags for 3 partitions"));
 }
+
+// What rank 0 sends each rank of a distributed run whose graph it alone holds: a layout as bytes
+// comes back whole, and the sizes and routes of another rank's partition are what that rank's own
+// plan would hold (plan.h: write_layout, read_layout, sizes_and_routes).
+TEST_CASE("a layout goes through bytes whole, and a rank gets the sizes and routes its plan holds", "[partition]") {
+  const Topology t = grid(9, 11);
+  const PartitionAssignment a = partition_vertices(t, 3, PartitionMethod::Contiguous);
+  const auto same = [](const PartitionLayout& x, const PartitionLayout& y) {
+    CHECK(x.index == y.index);
+    CHECK(x.held == y.held);
+    CHECK(x.topology.vertex_count == y.topology.vertex_count);
+    CHECK(x.topology.edge_count == y.topology.edge_count);
+    CHECK(x.topology.out_offsets == y.topology.out_offsets);
+    CHECK(x.topology.out_dst == y.topology.out_dst);
+    CHECK(x.topology.edge_src == y.topology.edge_src);
+    CHECK(x.topology.rid == y.topology.rid);
+    CHECK(x.topology.in_offsets == y.topology.in_offsets);
+    CHECK(x.topology.in_src == y.topology.in_src);
+    CHECK(x.topology.in_edge == y.topology.in_edge);
+    CHECK(x.topology.input_edge == y.topology.input_edge);
+    CHECK(x.global_id == y.global_id);
+    CHECK(x.hop_begin == y.hop_begin);
+    CHECK(x.out_degree == y.out_degree);
+    CHECK(x.in_degree == y.in_degree);
+    CHECK(x.input_edge == y.input_edge);
+    REQUIRE(x.replicas.size() == y.replicas.size());
+    for (std::size_t i = 0; i < x.replicas.size(); ++i) {
+      const ReplicaRoute &r = x.replicas[i], &s = y.replicas[i];
+      CHECK((r.owner == s.owner && r.begin == s.begin && r.end == s.end && r.owner_local == s.owner_local));
+    }
+  };
+  const auto through_bytes = [](const PartitionLayout& l) {
+    std::vector<std::byte> bytes;
+    write_layout(bytes, l);
+    std::size_t at = 0;
+    PartitionLayout back = read_layout(bytes, at);
+    CHECK(at == bytes.size());
+    return back;
+  };
+  for (std::uint32_t hops : {1u, 2u}) {
+    CAPTURE(hops);
+    const PartitionPlan all = build_partition_plan(t, a, hops);
+    const std::vector<bool> held{false, true, false};
+    const PartitionPlan mine = build_partition_plan(t, a, hops, VertexOrder::Input, held);
+    for (std::uint32_t p = 0; p < 3; ++p) {
+      CAPTURE(p);
+      same(through_bytes(all.partitions[p]), all.partitions[p]);
+      if (p != 1) same(through_bytes(sizes_and_routes(all.partitions[p], held)), mine.partitions[p]);
+    }
+  }
+  std::vector<std::byte> bytes;
+  write_layout(bytes, build_partition_plan(t, a, 1).partitions[0]);
+  bytes.resize(bytes.size() - 1);
+  std::size_t at = 0;
+  CHECK_THROWS_WITH(read_layout(bytes, at), Catch::Contains("partition layout: "));
+}

@@ -228,7 +228,8 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
 }  // namespace
 
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
-                                   VertexOrder owned_order, const std::vector<bool>& held) {
+                                   VertexOrder owned_order, const std::vector<bool>& held,
+                                   const std::function<void(PartitionLayout&)>& built) {
   check_assignment(t, a);
   MEDUSA_REQUIRE(hops >= 1, "partition plan: replicas need at least one hop");
   MEDUSA_REQUIRE(owned_order != VertexOrder::Auto, "partition plan: the owned vertices' order must be Input or Degree");
@@ -247,9 +248,24 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   const std::vector<bool> held_here = held.empty() ? std::vector<bool>(a.parts, true) : held;
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
-  for (std::uint32_t p = 0; p < a.parts; ++p)
+  for (std::uint32_t p = 0; p < a.parts; ++p) {
     plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank, held_here);
+    if (built) built(plan.partitions[p]);
+  }
   return plan;
+}
+
+PartitionLayout sizes_and_routes(const PartitionLayout& full, const std::vector<bool>& held) {
+  PartitionLayout out;
+  out.index = full.index;
+  out.held = false;
+  out.topology.vertex_count = full.vertex_count();
+  out.topology.edge_count = full.topology.edge_count;
+  out.hop_begin = full.hop_begin;
+  out.replicas = full.replicas;
+  for (ReplicaRoute& r : out.replicas)
+    if (!held[r.owner]) r.owner_local = {};
+  return out;
 }
 
 double PartitionPlan::replication_factor() const {

@@ -15,7 +15,9 @@
 #include <medusa/topology.h>
 #include <medusa/types.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,9 +82,22 @@ std::uint64_t resident_bytes(const Topology& t);
 // not cover the topology. With `held` (one flag per partition; empty: all), the partitions not
 // held get only their sizes and routes (PartitionLayout::held): a rank of a distributed run keeps
 // the local graphs of its own partitions only, and the routes it sends along.
+// `built`, when given, sees each layout as it is made (partition 0, 1, ...), before the next: rank 0
+// of a distributed run sends it to its rank there and keeps only what it holds.
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
                                    VertexOrder owned_order = VertexOrder::Input,
-                                   const std::vector<bool>& held = {});
+                                   const std::vector<bool>& held = {},
+                                   const std::function<void(PartitionLayout&)>& built = {});
+
+// What a rank that does not hold `full` keeps of it (PartitionLayout::held = false): its sizes and
+// routes, the owner_local lists only of the routes whose owner partition is held (`held`, one flag
+// per partition). The same as build_partition_plan gives with those flags.
+PartitionLayout sizes_and_routes(const PartitionLayout& full, const std::vector<bool>& held);
+
+// A layout as bytes and back, for rank 0 to send each rank its partitions (appended to `out`;
+// read_layout starts at `at` and moves it past the layout). Throws medusa::Error on a short block.
+void write_layout(std::vector<std::byte>& out, const PartitionLayout& l);
+PartitionLayout read_layout(const std::vector<std::byte>& in, std::size_t& at);
 
 // The multi-hop cost model (paper appendix A.3): per round of h supersteps a partitioned run pays
 // one replica refresh and h supersteps over the local (replicated) graph. Estimates the time per

@@ -21,6 +21,14 @@ class InProcessTransport final : public Transport {
   void sum(std::uint64_t*, std::size_t) override {}
   void broadcast(void*, std::size_t) override {}
   std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) override { return {mine}; }
+  std::vector<std::byte> scatter_from_root(const std::vector<std::vector<std::byte>>& blocks,
+                                           const std::string&) override {
+    return blocks.empty() ? std::vector<std::byte>{} : blocks.front();
+  }
+  std::vector<std::vector<std::byte>> gather_to_root(const std::vector<std::byte>& mine,
+                                                     const std::string&) override {
+    return {mine};
+  }
   void fail_job(const std::string&) override {}
 
  private:

@@ -44,6 +44,16 @@ class Transport {
   // Every rank's block, in rank order (blocks may differ in size).
   virtual std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) = 0;
 
+  // ---- Rooted, for the set-up and the results: rank 0 and each other rank. `what` names the step
+  // in a timeout's message, which names the ranks that did not answer.
+  // Rank 0 passes one block per rank (its own included; the others pass nothing): each rank gets
+  // its block.
+  virtual std::vector<std::byte> scatter_from_root(const std::vector<std::vector<std::byte>>& blocks,
+                                                   const std::string& what) = 0;
+  // Rank 0 gets every rank's block, in rank order; the others get nothing.
+  virtual std::vector<std::vector<std::byte>> gather_to_root(const std::vector<std::byte>& mine,
+                                                             const std::string& what) = 0;
+
   // Called with the cause when this rank failed: ends the whole job (MPI prints
   // "medusa: rank R: <cause>" and aborts every rank) or returns, and the caller rethrows (one
   // process has no one else to tell).

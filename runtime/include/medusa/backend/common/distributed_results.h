@@ -1,11 +1,13 @@
-// Dump_Result of a distributed run: each rank downloaded the written (kDownload) fields of the
-// vertices its partitions own and of the edges they hold; every rank sends those values to every
-// other (one all-gather), so each rank's graph ends up with the whole result, as in one process.
-// A rank holds the layouts of its own partitions only (PartitionLayout::held), so each block says
-// where its values go. Block of a rank: for each partition it owns (ascending), the owned
-// vertices' global IDs (when a vertex field is written) and the edges' input indices (when an
-// edge field is), then each written vertex field of the owned vertices, then each written edge
-// field of the partition's edges. The counts are in every rank's plan.
+// Dump_Result of a distributed run: each rank downloads the written (kDownload) fields of the
+// vertices its partitions own and of the edges they hold, and sends those values on: to every
+// other rank when every rank holds the graph (one all-gather), so each rank's graph ends up with
+// the whole result, as in one process; to rank 0 alone when only rank 0 holds it
+// (partition_transfer.h: graph_holders). A rank holds the layouts of its own partitions only
+// (PartitionLayout::held), so each block says where its values go. Block of a rank: for each
+// partition it owns (ascending), the owned vertices' global IDs (when a vertex field is written)
+// and the edges' input indices (when an edge field is), then each written vertex field of the
+// owned vertices, then each written edge field of the partition's edges. The counts are in every
+// rank's plan.
 #pragma once
 
 #include <medusa/backend/common/field_staging.h>
@@ -16,47 +18,66 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace medusa::common {
 
-template <class Program, class GraphType>
-void gather_results(transport::Transport& t, const PartitionPlan& plan, GraphType& graph) {
-  std::vector<FieldSpec> vertex_fields, edge_fields;
-  for (const FieldSpec& f : Program::vertex_fields)
-    if (f.direction & kDownload) vertex_fields.push_back(f);
-  for (const FieldSpec& f : Program::edge_fields)
-    if (f.direction & kDownload) edge_fields.push_back(f);
-  if (vertex_fields.empty() && edge_fields.empty()) return;
-  auto* vertices = graph.vertices().data();
-  auto* edges = graph.edges().data();
-  const transport::PartitionOwnership own = t.ownership();
+template <class Program>
+struct WrittenFields {
+  std::vector<FieldSpec> vertex, edge;
+  WrittenFields() {
+    for (const FieldSpec& f : Program::vertex_fields)
+      if (f.direction & kDownload) vertex.push_back(f);
+    for (const FieldSpec& f : Program::edge_fields)
+      if (f.direction & kDownload) edge.push_back(f);
+  }
+  bool empty() const { return vertex.empty() && edge.empty(); }
+};
 
-  // Appends `bytes` bytes of `data` to `block`.
-  const auto append = [](std::vector<std::byte>& block, const void* data, std::size_t bytes) {
-    const std::size_t at = block.size();
-    block.resize(at + bytes);
-    if (bytes != 0) std::memcpy(block.data() + at, data, bytes);
-  };
+// This rank's block. records_of(layout) gives the graph its engine downloaded into, and whether
+// that graph holds the partition's records alone, in local order (PartitionView::records_local).
+template <class Program, class RecordsOf>
+std::vector<std::byte> pack_results(const PartitionPlan& plan, const transport::PartitionOwnership& own,
+                                    const RecordsOf& records_of) {
+  const WrittenFields<Program> written;
   std::vector<std::byte> mine;
+  // Appends `bytes` bytes of `data` to `mine`.
+  const auto append = [&mine](const void* data, std::size_t bytes) {
+    const std::size_t at = mine.size();
+    mine.resize(at + bytes);
+    if (bytes != 0) std::memcpy(mine.data() + at, data, bytes);
+  };
   for (const PartitionLayout& l : plan.partitions) {
     if (!own.owns(l.index)) continue;
-    if (!vertex_fields.empty()) append(mine, l.global_id.data(), l.owned_count() * sizeof(VertexId));
-    if (!edge_fields.empty()) append(mine, l.input_edge.data(), l.topology.edge_count * sizeof(EdgeIndex));
-    for (const FieldSpec& f : vertex_fields) {
+    const auto [graph, local] = records_of(l);
+    if (!written.vertex.empty()) append(l.global_id.data(), l.owned_count() * sizeof(VertexId));
+    if (!written.edge.empty()) append(l.input_edge.data(), l.topology.edge_count * sizeof(EdgeIndex));
+    for (const FieldSpec& f : written.vertex) {
       const std::size_t at = mine.size();
       mine.resize(at + l.owned_count() * f.size);
-      gather_field(vertices, l.owned_count(), f, mine.data() + at, l.global_id.data());
+      gather_field(graph->vertices().data(), l.owned_count(), f, mine.data() + at,
+                   local ? nullptr : l.global_id.data());
     }
-    for (const FieldSpec& f : edge_fields) {
+    for (const FieldSpec& f : written.edge) {
       const std::size_t at = mine.size();
       mine.resize(at + l.topology.edge_count * f.size);
-      gather_field(edges, l.topology.edge_count, f, mine.data() + at, l.input_edge.data());
+      gather_field(graph->edges().data(), l.topology.edge_count, f, mine.data() + at,
+                   local ? nullptr : l.input_edge.data());
     }
   }
-  const std::vector<std::vector<std::byte>> blocks = t.all_gather(mine);
-  for (std::uint32_t r = 0; r < own.ranks; ++r) {
-    if (r == own.rank) continue;
+  return mine;
+}
+
+// Writes the blocks of every rank but `skip` (in rank order) into `graph`.
+template <class Program, class GraphType>
+void unpack_results(const std::vector<std::vector<std::byte>>& blocks, const PartitionPlan& plan,
+                    const transport::PartitionOwnership& own, std::uint32_t skip, GraphType& graph) {
+  const WrittenFields<Program> written;
+  auto* vertices = graph.vertices().data();
+  auto* edges = graph.edges().data();
+  for (std::uint32_t r = 0; r < blocks.size(); ++r) {
+    if (r == skip) continue;
     const std::vector<std::byte>& block = blocks[r];
     std::size_t at = 0;
     // The next `bytes` of rank r's block.
@@ -70,16 +91,42 @@ void gather_results(transport::Transport& t, const PartitionPlan& plan, GraphTyp
     for (const PartitionLayout& l : plan.partitions) {
       if (own.rank_of(l.index) != r) continue;
       const std::size_t owned = l.owned_count(), local_edges = l.topology.edge_count;
-      std::vector<VertexId> ids(vertex_fields.empty() ? 0 : owned);
-      std::vector<EdgeIndex> edge_ids(edge_fields.empty() ? 0 : local_edges);
+      std::vector<VertexId> ids(written.vertex.empty() ? 0 : owned);
+      std::vector<EdgeIndex> edge_ids(written.edge.empty() ? 0 : local_edges);
       if (!ids.empty()) std::memcpy(ids.data(), take(owned * sizeof(VertexId)), owned * sizeof(VertexId));
       if (!edge_ids.empty())
         std::memcpy(edge_ids.data(), take(local_edges * sizeof(EdgeIndex)), local_edges * sizeof(EdgeIndex));
-      for (const FieldSpec& f : vertex_fields) scatter_field(take(owned * f.size), f, vertices, owned, ids.data());
-      for (const FieldSpec& f : edge_fields)
+      for (const FieldSpec& f : written.vertex) scatter_field(take(owned * f.size), f, vertices, owned, ids.data());
+      for (const FieldSpec& f : written.edge)
         scatter_field(take(local_edges * f.size), f, edges, local_edges, edge_ids.data());
     }
   }
+}
+
+inline constexpr const char* kGatherStep = "Dump_Result (every rank's results to rank 0)";
+
+// Dump_Result of a distributed run, after the engines of rank 0 downloaded into `graph`: the other
+// ranks' engines download into records of their partitions alone (they may not hold the graph),
+// and every rank's block goes to rank 0, or to every rank when `every_rank` holds the graph.
+template <class Program, class Engines, class GraphType>
+void collect_results(transport::Transport& t, const PartitionPlan& plan, const Engines& engines, GraphType& graph,
+                     bool every_rank) {
+  const transport::PartitionOwnership own = t.ownership();
+  std::vector<GraphType> records(own.rank == 0 ? 0 : engines.size());
+  for (std::uint32_t i = 0; i < records.size(); ++i) {
+    const PartitionLayout& l = plan.partitions[own.partition(i)];
+    records[i] = GraphType(l.owned_count());
+    records[i].edges().resize(l.topology.edge_count);
+    engines[i]->download(records[i]);
+  }
+  const std::vector<std::byte> mine = pack_results<Program>(plan, own, [&](const PartitionLayout& l) {
+    return own.rank == 0 ? std::make_pair(&graph, false) : std::make_pair(&records[own.local_index(l.index)], true);
+  });
+  // Rank 0's own results are in its graph already; another rank's go in through its block.
+  const std::uint32_t skip = own.rank == 0 ? 0 : ~std::uint32_t{0};
+  if (every_rank) unpack_results<Program>(t.all_gather(mine), plan, own, skip, graph);
+  else if (const auto blocks = t.gather_to_root(mine, kGatherStep); own.rank == 0)
+    unpack_results<Program>(blocks, plan, own, skip, graph);
 }
 
 }  // namespace medusa::common

@@ -19,6 +19,13 @@ struct PartitionView {
   const EdgeIndex* input_edge = nullptr;       // local CSR position -> the user's edge index
   VertexId owned_count = 0;                    // local vertices [0, owned_count) are owned
   VertexId combine_count = 0;                  // local vertices [0, combine_count) have in-edges here
+  // The graph the engine gets holds this partition's records alone, vertices in local order and
+  // edges in local CSR order (a rank's received partition: partition_transfer.h), not the user's
+  // whole graph reached through global_id and input_edge.
+  bool records_local = false;
+
+  const VertexId* vertex_record_order() const { return records_local ? nullptr : global_id; }
+  const EdgeIndex* edge_record_order() const { return records_local ? nullptr : input_edge; }
 
   static PartitionView whole(const Topology& t) {
     PartitionView v;

@@ -14,7 +14,8 @@
 //
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
 // partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
-// engines_[i] is partition ownership.partition(i).
+// engines_[i] is partition ownership.partition(i). Rank 0 lays out every partition from its graph
+// and sends the other ranks theirs (partition_transfer.h).
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>
@@ -26,6 +27,7 @@
 #include <medusa/backend/common/multi_hop.h>
 #include <medusa/backend/common/partition_batches.h>
 #include <medusa/backend/common/partition_setup.h>
+#include <medusa/backend/common/partition_transfer.h>
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/priorities.h>
@@ -83,29 +85,39 @@ class PartitionedSession : public SessionBase {
                    "Config::messagesPerEdge (the paper's m) must be at least 1");
     MEDUSA_REQUIRE(conf.gpuCount >= 1, "Config::gpuCount must be at least 1 (it is " +
                                            std::to_string(conf.gpuCount) + ")");
-    const Topology& t = graph.topology();
-    vertex_count_ = t.vertex_count;
-    edge_count_ = t.edge_count;
-    check_seeds(graph.initially_active(), vertex_count_);
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
     check_partitionable<Program>(parts, conf, ranks_.distributed());
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
-    if (parts == 1) {
-      engines_.push_back(whole_graph_engine<Program, Engine>(graph, t, conf_, order_));
+    GraphShape shape{GraphHolders::EveryRank, graph.vertex_count(), graph.edge_count()};
+    if (ranks_.distributed()) shape = graph_holders(ranks_.transport(), graph.vertex_count(), graph.edge_count());
+    holders_ = shape.holders;
+    vertex_count_ = shape.vertices;
+    edge_count_ = shape.edges;
+    std::uint64_t graph_bytes = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge);
+    if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
+      graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);
+      use_hops(plan_.hops);
     } else {
-      build_plan(t, parts);
-      std::vector<VertexId> seeds(graph.initially_active());
-      std::sort(seeds.begin(), seeds.end());
-      for (std::uint32_t i = 0; i < ranks_.ownership().owned_count(parts); ++i) {  // (i = p in one process)
-        const PartitionLayout& l = layout(i);  // (slot l.index: partition p on GPU p / partitionsPerGpu)
-        engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph, local_seeds(seeds, l), conf_,
-                                                    l.index));
+      const Topology& t = graph.topology();
+      check_seeds(graph.initially_active(), vertex_count_);
+      graph_bytes += resident_bytes(t);
+      if (parts == 1) {
+        engines_.push_back(whole_graph_engine<Program, Engine>(graph, t, conf_, order_));
+      } else {
+        std::vector<VertexId> seeds(graph.initially_active());
+        std::sort(seeds.begin(), seeds.end());
+        build_plan(t, parts, graph, seeds);
+        for (std::uint32_t i = 0; i < ranks_.ownership().owned_count(parts); ++i) {  // (i = p in one process)
+          const PartitionLayout& l = layout(i);  // (slot l.index: partition p on GPU p / partitionsPerGpu)
+          engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph, local_seeds(seeds, l), conf_,
+                                                      l.index));
+        }
       }
+    }
+    if (parts > 1) {
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
-      holdings_ = ranks_.share_holdings(plan_);
-      graph_bytes_ = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge) +
-                     resident_bytes(t);
+      holdings_ = ranks_.share_holdings(plan_, graph_bytes);
     }
     use_config(conf_);
   }
@@ -132,16 +144,23 @@ class PartitionedSession : public SessionBase {
   }
 
   // Copies the kDownload fields back into `graph` (each vertex from its owner, each edge from its
-  // tail's partition; edges back to input order). Distributed: every rank gets the whole result.
+  // tail's partition; edges back to input order). Distributed: rank 0 gets the whole result, and
+  // so does every rank when every rank holds the graph (else the others' graphs stay as they are).
   void Dump_Result(GraphType& graph) {
     ranks_.ending_job_on_failure([&] {
-      MEDUSA_REQUIRE(graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_,
+      const bool whole = ranks_.reports() || holders_ == GraphHolders::EveryRank;  // (this rank's graph)
+      MEDUSA_REQUIRE(!whole || (graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_),
                      "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
                          " vertices and " + std::to_string(graph.edge_count()) +
                          " edges, but the device data was built for " +
                          std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
-      for (auto& e : engines_) e->download(graph);
-      if (ranks_.distributed()) gather_results<Program>(ranks_.transport(), plan_, graph);
+      if (!ranks_.distributed()) {
+        for (auto& e : engines_) e->download(graph);
+        return;
+      }
+      if (ranks_.reports())
+        for (auto& e : engines_) e->download(graph);
+      collect_results<Program>(ranks_.transport(), plan_, engines_, graph, holders_ == GraphHolders::EveryRank);
     });
   }
 
@@ -266,7 +285,7 @@ class PartitionedSession : public SessionBase {
     std::string r;
     if (parts_ > 1) {
       r += "medusa: partitioned run: " + plan_.describe() + "\n" + ranks_.describe() +
-           ranks_.describe_holdings(holdings_, parts_, graph_bytes_);
+           ranks_.describe_holdings(holdings_, parts_);
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
     }
@@ -541,17 +560,22 @@ class PartitionedSession : public SessionBase {
     return true;
   }
 
-  void build_plan(const Topology& t, std::uint32_t parts) {
-    PartitionAssignment a;
-    if (ranks_.reports()) a = assign_partitions(t, parts, conf_);  // (rank 0)
-    ranks_.share_assignment(a, t.vertex_count, parts);
+  // The plan over the graph `t`; distributed, rank 0 sends each partition to its rank as it is
+  // laid out (partition_transfer.h).
+  void build_plan(const Topology& t, std::uint32_t parts, const GraphType& graph,
+                  const std::vector<VertexId>& sorted_seeds) {
+    const PartitionAssignment a = assign_partitions(t, parts, conf_);
     const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf_);
-    hops_ = c.hops;
+    use_hops(c.hops);
     hop_choice_ = c.reason;
     order_ = c.order;
-    std::vector<bool> held(parts);  // (every partition in one process)
-    for (std::uint32_t p = 0; p < parts; ++p) held[p] = ranks_.ownership().owns(p);
-    plan_ = build_partition_plan(t, a, hops_, order_.order, held);
+    plan_ = ranks_.distributed()
+                ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds)
+                : build_partition_plan(t, a, hops_, order_.order);
+  }
+
+  void use_hops(std::uint32_t hops) {
+    hops_ = hops;
     conf_.replicationHops = hops_;  // (the engines' choice of fused forms depends on it)
     fresh_hop_ = hops_;
     message_hop_ = hops_;
@@ -563,7 +587,7 @@ class PartitionedSession : public SessionBase {
   std::uint64_t vertex_count_ = 0, edge_count_ = 0;
   PartitionPlan plan_;  // every partition's sizes and routes, the local graphs of this rank's only
   RankGroup::Holdings holdings_;
-  std::uint64_t graph_bytes_ = 0;  // the user's graph and its topology, on every rank
+  GraphHolders holders_ = GraphHolders::EveryRank;  // who holds the user's graph
   VertexOrderChoice order_;  // of the whole graph, or of each partition's owned vertices
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;

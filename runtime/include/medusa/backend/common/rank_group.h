@@ -1,8 +1,9 @@
 // The processes a session runs on: this one alone (every partition here), or the ranks of an MPI
 // job (Config::distributed), each running the partitions it owns (transport/ownership.h). What
-// PartitionedSession does differently over several ranks is here: how many partitions, whose
-// assignment, the end-of-superstep reduction and aggregates, the run's totals and per-rank times, what each rank
-// holds, and ending the job when one rank fails.
+// PartitionedSession does differently over several ranks is here: how many partitions, the
+// end-of-superstep reduction and aggregates, the run's totals and per-rank times, what each rank
+// holds, and ending the job when one rank fails. Rank 0 sending each rank its partitions:
+// partition_transfer.h.
 #pragma once
 
 #include <medusa/config.h>
@@ -63,19 +64,6 @@ class RankGroup {
     }
   }
 
-  // Rank 0's assignment on every rank: `a` is only read on rank 0, which alone reads or writes the
-  // partition file.
-  void share_assignment(PartitionAssignment& a, VertexId vertex_count, std::uint32_t parts) {
-    if (!distributed()) return;
-    a.parts = parts;
-    a.part_of.resize(vertex_count);
-    transport_->broadcast(a.part_of.data(), a.part_of.size() * sizeof(std::uint32_t));
-    std::uint64_t length = a.method.size();
-    transport_->broadcast(&length, sizeof length);
-    a.method.resize(length);
-    transport_->broadcast(a.method.data(), length);
-  }
-
   void reset_timing() { reduce_seconds_ = 0.0; }
 
   // The end of superstep `step` over the ranks: votes OR-ed, frontier counts summed.
@@ -132,49 +120,53 @@ class RankGroup {
     }
   }
 
-  // What each rank holds, in rank order: its host bytes of partition layouts, and the bytes of the
+  // What each rank holds, in rank order: its host bytes of partition layouts, the bytes of the
   // layouts of its own partitions alone (their sum over the ranks is every partition's layout, what
-  // one process holds).
+  // one process holds), and its bytes of the graph (`graph_bytes` of each rank: the user's graph
+  // and what it received of it).
   struct Holdings {
-    std::vector<std::uint64_t> resident, own;
+    std::vector<std::uint64_t> resident, own, graph;
   };
-  Holdings share_holdings(const PartitionPlan& plan) {
+  Holdings share_holdings(const PartitionPlan& plan, std::uint64_t graph_bytes) {
     const std::uint64_t resident = plan.resident_bytes();
     std::uint64_t own = 0;
     for (const PartitionLayout& l : plan.partitions) own += own_.owns(l.index) ? l.resident_bytes() : 0;
+    const std::vector<double> mine{static_cast<double>(resident), static_cast<double>(own),
+                                   static_cast<double>(graph_bytes)};
+    const std::vector<double> all = distributed() ? transport::gather_doubles(*transport_, mine) : mine;
     Holdings h;
-    const std::vector<double> all = distributed()
-        ? transport::gather_doubles(*transport_, {static_cast<double>(resident), static_cast<double>(own)})
-        : std::vector<double>{static_cast<double>(resident), static_cast<double>(own)};
-    for (std::size_t r = 0; r + 1 < all.size(); r += 2) {
+    for (std::size_t r = 0; r + 2 < all.size(); r += 3) {
       h.resident.push_back(static_cast<std::uint64_t>(all[r]));
       h.own.push_back(static_cast<std::uint64_t>(all[r + 1]));
+      h.graph.push_back(static_cast<std::uint64_t>(all[r + 2]));
     }
     return h;
   }
 
-  // A line per rank: the partitions it holds and its share of all partitions' layouts, then what
-  // every rank holds besides (the user's graph and its topology).
-  std::string describe_holdings(const Holdings& h, std::uint32_t parts, std::uint64_t graph_bytes) const {
+  // A line per rank: the partitions it holds, its share of all partitions' layouts and its share
+  // of the graph (rank 0's, which holds the whole graph).
+  std::string describe_holdings(const Holdings& h, std::uint32_t parts) const {
     if (!distributed()) return "";
     std::uint64_t all = 0;
     for (std::uint64_t b : h.own) all += b;
+    const double whole = h.graph.empty() ? 0.0 : static_cast<double>(h.graph.front());
+    const auto percent = [](double part, double of) { return of == 0 ? 0.0 : 100.0 * part / of; };
     std::string out;
-    char line[200];
+    char line[320];
     for (std::uint32_t r = 0; r < h.resident.size(); ++r) {
       std::string held;
       for (std::uint32_t p = r; p < parts; p += own_.ranks) held += (held.empty() ? "" : ", ") + std::to_string(p);
       std::snprintf(line, sizeof line,
-                    "medusa: rank %u holds partition%s %s: %.3f MB of layouts (%.1f%% of all partitions' %.3f MB)\n", r,
-                    held.find(',') == std::string::npos ? "" : "s", held.c_str(),
+                    "medusa: rank %u holds partition%s %s: %.3f MB of layouts (%.1f%% of all partitions' %.3f MB), "
+                    "%.3f MB of the graph (%.1f%% of the whole graph's %.3f MB)\n",
+                    r, held.find(',') == std::string::npos ? "" : "s", held.c_str(),
                     static_cast<double>(h.resident[r]) / 1e6,
-                    all == 0 ? 0.0 : 100.0 * static_cast<double>(h.resident[r]) / static_cast<double>(all),
-                    static_cast<double>(all) / 1e6);
+                    percent(static_cast<double>(h.resident[r]), static_cast<double>(all)),
+                    static_cast<double>(all) / 1e6, static_cast<double>(h.graph[r]) / 1e6,
+                    percent(static_cast<double>(h.graph[r]), whole), whole / 1e6);
       out += line;
     }
-    std::snprintf(line, sizeof line, "medusa: every rank also holds the user's graph and its topology: %.3f MB\n",
-                  static_cast<double>(graph_bytes) / 1e6);
-    return out + line;
+    return out;
   }
 
   // "medusa: distributed over MPI, 2 ranks, ...", or nothing in one process.

@@ -62,11 +62,10 @@ class PartitionEngine {
   PartitionEngine(const common::PartitionView& view, const GraphType& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t /*slot*/)
       : conf_(conf), index_(view.index), owned_count_(view.owned_count),
-        combine_count_(view.combine_count) {
+        combine_count_(view.combine_count), records_local_(view.records_local) {
     copy_topology(view);
     check_memory();
-    fields_.gather(graph, vertex_count_, edge_count_, global_id_.empty() ? nullptr : global_id_.data(),
-                   input_edge_.data());
+    fields_.gather(graph, vertex_count_, edge_count_, view.vertex_record_order(), view.edge_record_order());
     allocate_runtime_buffers(seeds);
   }
 
@@ -75,8 +74,9 @@ class PartitionEngine {
 
   // Copies the kDownload fields of the owned vertices and of the local edges into `graph`.
   void download(GraphType& graph) const {
-    fields_.scatter(graph, owned_count_, edge_count_, global_id_.empty() ? nullptr : global_id_.data(),
-                    input_edge_.data());
+    fields_.scatter(graph, owned_count_, edge_count_,
+                    records_local_ || global_id_.empty() ? nullptr : global_id_.data(),
+                    records_local_ ? nullptr : input_edge_.data());
   }
 
   // Combiner(op): combined[v] = op-fold of v's slots, starting from the InitMessageBuffer value.
@@ -603,6 +603,7 @@ class PartitionEngine {
   std::uint32_t index_ = 0;
   VertexId owned_count_ = 0;
   VertexId combine_count_ = 0;
+  bool records_local_ = false;  // (common::PartitionView::records_local)
   VertexId vertex_count_ = 0;
   EdgeIndex edge_count_ = 0;
   std::vector<EdgeIndex> out_offsets_, rid_, in_offsets_, input_edge_;

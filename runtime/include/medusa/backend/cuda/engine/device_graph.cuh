@@ -38,10 +38,10 @@ class DeviceGraph {
     e.stream_.sync();
     std::vector<std::byte> staging;
     download_fields(Program::vertex_fields, d_vertex_fields_, graph.vertices().data(),
-                    sizeof(Vertex), e.owned_count_, global_id_.empty() ? nullptr : global_id_.data(),
-                    staging);
+                    sizeof(Vertex), e.owned_count_,
+                    records_local_ || global_id_.empty() ? nullptr : global_id_.data(), staging);
     download_fields(Program::edge_fields, d_edge_fields_, graph.edges().data(), sizeof(Edge), e.E_,
-                    input_edge_.data(), staging);
+                    records_local_ ? nullptr : input_edge_.data(), staging);
   }
 
   std::byte* vertex_field(std::size_t i) { return d_vertex_fields_[i].data(); }  // (replica exchange)
@@ -127,9 +127,10 @@ class DeviceGraph {
     Engine& e = self();
     std::vector<std::byte> staging;
     upload_fields(Program::vertex_fields, d_vertex_fields_, vertex_ptrs_, graph.vertices().data(),
-                  sizeof(Vertex), e.V_, view.global_id, staging);
+                  sizeof(Vertex), e.V_, view.vertex_record_order(), staging);
     upload_fields(Program::edge_fields, d_edge_fields_, edge_ptrs_, graph.edges().data(),
-                  sizeof(Edge), e.E_, view.input_edge, staging);
+                  sizeof(Edge), e.E_, view.edge_record_order(), staging);
+    records_local_ = view.records_local;
     vertex_arrays_ = Program::bind_vertex(vertex_ptrs_.data());
     edge_arrays_ = Program::bind_edge(edge_ptrs_.data());
 
@@ -194,6 +195,7 @@ class DeviceGraph {
   gpu::DeviceBuffer<std::uint32_t> d_in_pos_;  // and positions among their out-edges
   std::vector<EdgeIndex> input_edge_;   // CSR position -> input order, for Dump_Result
   std::vector<VertexId> global_id_;     // partitioned: local -> global, for Dump_Result
+  bool records_local_ = false;          // (common::PartitionView::records_local)
   std::vector<EdgeIndex> out_offsets_;  // host copy, for the edge ranges of launches
   gpu::DeviceBuffer<VertexId> d_global_id_;
   gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;  // partitioned (global); out: also pull fusion
