@@ -4,10 +4,11 @@
 // for every launch of sixteen supersteps.
 //
 // Two recordings count as the same work when their nodes are, in order: the same kernels with the
-// same launch shapes, or the same memsets. Anything else never counts as the same. Parameter
-// values are not compared: their padding bytes differ from launch to launch. What makes them
-// equal is the caller's part: the iteration issues the same operations with the same constants
-// (medusa-cc's proof), and the engine's host state repeats (PartitionEngine::HostStepState).
+// same launch shapes, the same memsets or the same copies (empty nodes only order the others).
+// Anything else never counts as the same. Kernel parameter values are not compared: their padding
+// bytes differ from launch to launch. What makes them equal is the caller's part: the iteration
+// issues the same operations with the same constants (medusa-cc's proof), and the host state of
+// the engines and of the session repeats (PartitionEngine::HostStepState, PartitionBatches).
 #pragma once
 
 #include <medusa/backend/cuda/check.h>
@@ -106,7 +107,18 @@ class BatchGraph {
         append(out, p.width);
         append(out, p.height);
         append(out, p.pitch);
-      } else {
+      } else if (type == cudaGraphNodeTypeMemcpy) {  // (the replica exchange's copies on partitions)
+        cudaMemcpy3DParms p{};
+        MEDUSA_CUDA_CHECK(cudaGraphMemcpyNodeGetParams(node, &p));
+        append(out, p.srcArray);
+        append(out, p.srcPtr);
+        append(out, p.srcPos);
+        append(out, p.dstArray);
+        append(out, p.dstPtr);
+        append(out, p.dstPos);
+        append(out, p.extent);
+        append(out, p.kind);
+      } else if (type != cudaGraphNodeTypeEmpty) {
         return false;
       }
     }
