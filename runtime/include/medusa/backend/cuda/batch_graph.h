@@ -39,6 +39,11 @@ class BatchGraph {
   }
   // Ends the recording and launches it (the last graph again when it is the same work).
   void end_and_launch(cudaStream_t s) {
+    end(s);
+    replay(s);
+  }
+  // Ends the recording; replay() then launches it (the last graph again when it is the same work).
+  void end(cudaStream_t s) {
     recording_ = false;
     cudaGraph_t graph = nullptr;
     MEDUSA_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
@@ -56,7 +61,6 @@ class BatchGraph {
       signature_ = comparable ? std::move(signature) : std::vector<unsigned char>{};
     }
     cudaGraphDestroy(graph);
-    replay(s);
   }
   // Launches the last recording again.
   void replay(cudaStream_t s) { MEDUSA_CUDA_CHECK(cudaGraphLaunch(exec_, s)); }
