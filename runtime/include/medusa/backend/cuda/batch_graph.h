@@ -79,10 +79,13 @@ class BatchGraph {
   }
 
  private:
-  template <class T>
-  static void append(std::vector<unsigned char>& out, const T& value) {
-    const auto* p = reinterpret_cast<const unsigned char*>(&value);
-    out.insert(out.end(), p, p + sizeof(T));
+  template <class... T>
+  static void append(std::vector<unsigned char>& out, const T&... values) {
+    const auto one = [&out](const auto& value) {
+      const auto* p = reinterpret_cast<const unsigned char*>(&value);
+      out.insert(out.end(), p, p + sizeof(value));
+    };
+    (one(values), ...);
   }
   // The nodes' work, in order; false when a node is not a kernel or memset.
   static bool signature_of(cudaGraph_t graph, std::vector<unsigned char>& out) {
@@ -98,30 +101,15 @@ class BatchGraph {
       if (type == cudaGraphNodeTypeKernel) {
         cudaKernelNodeParams p{};
         MEDUSA_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p));
-        append(out, p.func);
-        append(out, p.gridDim);
-        append(out, p.blockDim);
-        append(out, p.sharedMemBytes);
+        append(out, p.func, p.gridDim, p.blockDim, p.sharedMemBytes);
       } else if (type == cudaGraphNodeTypeMemset) {
         cudaMemsetParams p{};
         MEDUSA_CUDA_CHECK(cudaGraphMemsetNodeGetParams(node, &p));
-        append(out, p.dst);
-        append(out, p.value);
-        append(out, p.elementSize);
-        append(out, p.width);
-        append(out, p.height);
-        append(out, p.pitch);
+        append(out, p.dst, p.value, p.elementSize, p.width, p.height, p.pitch);
       } else if (type == cudaGraphNodeTypeMemcpy) {  // (the replica exchange's copies on partitions)
         cudaMemcpy3DParms p{};
         MEDUSA_CUDA_CHECK(cudaGraphMemcpyNodeGetParams(node, &p));
-        append(out, p.srcArray);
-        append(out, p.srcPtr);
-        append(out, p.srcPos);
-        append(out, p.dstArray);
-        append(out, p.dstPtr);
-        append(out, p.dstPos);
-        append(out, p.extent);
-        append(out, p.kind);
+        append(out, p.srcArray, p.srcPtr, p.srcPos, p.dstArray, p.dstPtr, p.dstPos, p.extent, p.kind);
       } else if (type != cudaGraphNodeTypeEmpty) {
         return false;
       }
