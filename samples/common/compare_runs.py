@@ -51,6 +51,8 @@ def main():
                         "in one process and over the ranks; with --parts N: the N partitions on one GPU")
     p.add_argument("--expect-batches", action="store_true",
                    help="the second run must issue supersteps in batches (it prints how many)")
+    p.add_argument("--expect-replays", action="store_true",
+                   help="the second run must replay recorded batches (it prints how many supersteps)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -75,6 +77,9 @@ def main():
         lines_two = two.read_text().splitlines()
     if a.expect_batches and "issued in batches" not in said:
         sys.exit(f"FAILED: {name_two} issued no superstep in a batch")
+    replayed = [int(n) for n in re.findall(r"issued in batches, (\d+) of them replayed", said)]
+    if a.expect_replays and not any(replayed):
+        sys.exit(f"FAILED: {name_two} replayed no recorded batch")
     if len(lines_one) != len(lines_two):
         sys.exit(f"{name_one} wrote {len(lines_one)} results, {name_two} {len(lines_two)}")
     bad = 0

@@ -30,6 +30,7 @@ std::string g_backend = "host";
       << "  graph-file        .mtx .txt/.el (SNAP) .gr (DIMACS) .graph (METIS) .medusa-bin,\n"
       << "                    optionally .xz/.gz; default: a generated R-MAT graph\n"
       << "  --scale N         R-MAT scale of the generated graph (default 14)\n"
+      << "  --grid RxC        generate an R x C grid instead (many levels, as a road network)\n"
       << "  --source V        source vertex (default 0)\n"
       << "  --sources N       search samples: N random sources with out-edges (seeded by --seed), one\n"
       << "                    run each on one device; prints each run and their mean and median\n"
@@ -154,6 +155,13 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
       o.weight_lo = static_cast<std::uint32_t>(parse_number(o, description, a, w.substr(0, colon).c_str()));
       o.weight_hi = static_cast<std::uint32_t>(parse_number(o, description, a, w.substr(colon + 1).c_str()));
       if (o.weight_lo > o.weight_hi) usage(o, description, "--weights: LO is larger than HI");
+    } else if (a == "--grid") {
+      const std::string g = value();
+      const auto x = g.find('x');
+      if (x == std::string::npos) usage(o, description, "--grid expects ROWSxCOLS, got '" + g + "'");
+      o.grid_rows = static_cast<VertexId>(parse_number(o, description, a, g.substr(0, x).c_str()));
+      o.grid_cols = static_cast<VertexId>(parse_number(o, description, a, g.substr(x + 1).c_str()));
+      if (o.grid_rows == 0 || o.grid_cols == 0) usage(o, description, "--grid needs at least one row and column");
     } else if (a == "--symmetrize") o.symmetrize = true;
     else if (a == "--validate") o.validate = true;
     else if (a == "--verbose") o.verbose = true;
@@ -200,7 +208,10 @@ EdgeList load_edges(const Options& opt, bool weighted) {
     out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, edges on rank 0";
     return out;
   }
-  if (opt.graph_file.empty()) {
+  if (opt.graph_file.empty() && opt.grid_rows != 0) {
+    static_cast<io::EdgeListData&>(out) = io::generate_grid(opt.grid_rows, opt.grid_cols);
+    out.source = "generated " + std::to_string(opt.grid_rows) + " x " + std::to_string(opt.grid_cols) + " grid";
+  } else if (opt.graph_file.empty()) {
     io::GeneratorOptions g;
     g.seed = opt.seed;
     g.symmetrize = opt.symmetrize;

@@ -21,6 +21,7 @@ struct Options {
   std::string program;
   std::string graph_file;         // empty: generate
   unsigned generated_scale = 14;  // R-MAT scale used when no file is given
+  VertexId grid_rows = 0, grid_cols = 0;  // --grid RxC: a 2-D grid instead (0: none)
   VertexId source = 0;
   std::uint32_t sources = 0;     // --sources N: N random non-isolated sources instead of --source
   std::uint32_t iterations = 0;   // 0: the sample's default

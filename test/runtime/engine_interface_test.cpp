@@ -80,6 +80,11 @@ struct Batching : BatchingWithoutReplays {
   using BatchingWithoutReplays::BatchingWithoutReplays;
   std::uint32_t replay_length(std::uint32_t, std::uint32_t) const;
   const Outcome& replay_batch(std::uint32_t);
+  template <class Engines>
+  static void record_together(Engines&);
+  template <class Engines>
+  static void replay_together(Engines&);
+  void forget_replay();
 };
 
 static_assert(common::is_partition_engine<PlainEngine>::value);

@@ -105,6 +105,12 @@ using replay_length = decltype(std::uint32_t{engine<E>().replay_length(std::uint
 template <class E>
 using replay_batch = decltype(engine<E>().replay_batch(std::uint32_t{0}).stopped);
 template <class E>
+using record_together = decltype(E::record_together(std::declval<std::vector<std::unique_ptr<E>>&>()));
+template <class E>
+using replay_together = decltype(E::replay_together(std::declval<std::vector<std::unique_ptr<E>>&>()));
+template <class E>
+using forget_replay = decltype(engine<E>().forget_replay());
+template <class E>
 using batching = decltype(bool{engine<E>().batching()});
 template <class E>
 using end_batched_superstep_here =
@@ -145,7 +151,9 @@ struct meets_batching<E, true>
     : std::conjunction<meets<E, engine_requirements::hold_receiver_vertex>,
                        meets<E, engine_requirements::vertex_held>, meets<E, engine_requirements::issue_held_vertex>,
                        meets<E, engine_requirements::begin_run>, meets<E, engine_requirements::replay_length>,
-                       meets<E, engine_requirements::replay_batch>, meets<E, engine_requirements::batching>,
+                       meets<E, engine_requirements::replay_batch>, meets<E, engine_requirements::record_together>,
+                       meets<E, engine_requirements::replay_together>, meets<E, engine_requirements::forget_replay>,
+                       meets<E, engine_requirements::batching>,
                        meets<E, engine_requirements::end_batched_superstep_here>,
                        meets<E, engine_requirements::end_batched_supersteps_together>,
                        meets<E, engine_requirements::batched_superstep_outcome>,

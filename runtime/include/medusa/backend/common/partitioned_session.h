@@ -457,6 +457,7 @@ class PartitionedSession : public SessionBase {
     medusa::detail::CurrentSessionScope scope(this);
     StepStateGuard step_guard;
     stats_ = RunStats{};
+    batch_refreshes_ = BatchRefreshCounts{};
     ranks_.reset_timing();
     if (exchange_) exchange_->reset_timing();
     const auto start = std::chrono::steady_clock::now();
@@ -465,9 +466,10 @@ class PartitionedSession : public SessionBase {
       superstep_ = step;
       if constexpr (Engine::kBatchesSupersteps) {
         if (const std::uint32_t n = batches_.replay_length(step, conf_.maxIteration); n != 0) {
-          const auto o = batches_.replay(step);
+          const auto o = batches_.replay(step, replay_state());
           stats_.batched_supersteps += n;
           stats_.replayed_supersteps += n;
+          batch_refreshes_.replayed(stats_);
           step += n - 1;
           if (o->stopped) stats_.replayed_supersteps -= step - o->stop_step;
           if (finish_batch(*o, step, step + 1 >= conf_.maxIteration)) break;
@@ -488,8 +490,9 @@ class PartitionedSession : public SessionBase {
       if constexpr (Engine::kBatchesSupersteps) {
         if (batches_.batching()) {
           ++stats_.batched_supersteps;
-          const auto o = batches_.end_superstep(host_votes_, last);
+          const auto o = batches_.end_superstep(host_votes_, last, replay_state());
           if (!o) continue;  // more of the batch to issue
+          batch_refreshes_.read_back(stats_);
           if (finish_batch(*o, step, last)) break;
           continue;
         }
@@ -499,7 +502,10 @@ class PartitionedSession : public SessionBase {
       StepCounts total;
       total.votes = host_votes_;
       for (auto& e : engines_) total.add(e->collect());
-      if constexpr (Engine::kBatchesSupersteps) batches_.start_together();
+      if constexpr (Engine::kBatchesSupersteps) {
+        batches_.start_together(replay_state());
+        batch_refreshes_.read_back(stats_);  // (a batch starts from here, or none)
+      }
       ranks_.reduce_step(total.votes, total.active_vertices, total.active_edges, step);
       end_aggregates<Program>(engines_, conf_, ranks_);
       check_message_overflow(total.votes.data(), conf_.messagesPerEdge, step, "a functor");
@@ -533,6 +539,9 @@ class PartitionedSession : public SessionBase {
     return stats_;
   }
 
+  // The session's host state that its launches depend on besides the iteration and the engines'
+  // (PartitionBatches: a recorded batch replays only when it repeats): the replica freshness.
+  std::uint64_t replay_state() const { return (std::uint64_t{fresh_hop_} << 32) | message_hop_; }
   // The owners' SetActive flags of this superstep, copied to their replicas before the frontiers
   // are promoted (in a batch too: the copies are steps of the batched superstep).
   void refresh_frontier_flags() {
@@ -592,6 +601,7 @@ class PartitionedSession : public SessionBase {
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;
   PartitionBatches<Engine> batches_{engines_};  // (kBatchesSupersteps)
+  BatchRefreshCounts batch_refreshes_;
   std::unique_ptr<Exchange> exchange_;
   bool pull_fusion_ = false;
   bool fill_deferred_ = false;  // InitMessageBuffer(deferred_fill_) not issued yet

@@ -4,10 +4,11 @@
 // for every launch of sixteen supersteps.
 //
 // Two recordings count as the same work when their nodes are, in order: the same kernels with the
-// same launch shapes, or the same memsets. Anything else never counts as the same. Parameter
-// values are not compared: their padding bytes differ from launch to launch. What makes them
-// equal is the caller's part: the iteration issues the same operations with the same constants
-// (medusa-cc's proof), and the engine's host state repeats (PartitionEngine::HostStepState).
+// same launch shapes, the same memsets or the same copies (empty nodes only order the others).
+// Anything else never counts as the same. Kernel parameter values are not compared: their padding
+// bytes differ from launch to launch. What makes them equal is the caller's part: the iteration
+// issues the same operations with the same constants (medusa-cc's proof), and the host state of
+// the engines and of the session repeats (PartitionEngine::HostStepState, PartitionBatches).
 #pragma once
 
 #include <medusa/backend/cuda/check.h>
@@ -38,6 +39,11 @@ class BatchGraph {
   }
   // Ends the recording and launches it (the last graph again when it is the same work).
   void end_and_launch(cudaStream_t s) {
+    end(s);
+    replay(s);
+  }
+  // Ends the recording; replay() then launches it (the last graph again when it is the same work).
+  void end(cudaStream_t s) {
     recording_ = false;
     cudaGraph_t graph = nullptr;
     MEDUSA_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
@@ -55,7 +61,6 @@ class BatchGraph {
       signature_ = comparable ? std::move(signature) : std::vector<unsigned char>{};
     }
     cudaGraphDestroy(graph);
-    replay(s);
   }
   // Launches the last recording again.
   void replay(cudaStream_t s) { MEDUSA_CUDA_CHECK(cudaGraphLaunch(exec_, s)); }
@@ -74,10 +79,13 @@ class BatchGraph {
   }
 
  private:
-  template <class T>
-  static void append(std::vector<unsigned char>& out, const T& value) {
-    const auto* p = reinterpret_cast<const unsigned char*>(&value);
-    out.insert(out.end(), p, p + sizeof(T));
+  template <class... T>
+  static void append(std::vector<unsigned char>& out, const T&... values) {
+    const auto one = [&out](const auto& value) {
+      const auto* p = reinterpret_cast<const unsigned char*>(&value);
+      out.insert(out.end(), p, p + sizeof(value));
+    };
+    (one(values), ...);
   }
   // The nodes' work, in order; false when a node is not a kernel or memset.
   static bool signature_of(cudaGraph_t graph, std::vector<unsigned char>& out) {
@@ -93,20 +101,16 @@ class BatchGraph {
       if (type == cudaGraphNodeTypeKernel) {
         cudaKernelNodeParams p{};
         MEDUSA_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p));
-        append(out, p.func);
-        append(out, p.gridDim);
-        append(out, p.blockDim);
-        append(out, p.sharedMemBytes);
+        append(out, p.func, p.gridDim, p.blockDim, p.sharedMemBytes);
       } else if (type == cudaGraphNodeTypeMemset) {
         cudaMemsetParams p{};
         MEDUSA_CUDA_CHECK(cudaGraphMemsetNodeGetParams(node, &p));
-        append(out, p.dst);
-        append(out, p.value);
-        append(out, p.elementSize);
-        append(out, p.width);
-        append(out, p.height);
-        append(out, p.pitch);
-      } else {
+        append(out, p.dst, p.value, p.elementSize, p.width, p.height, p.pitch);
+      } else if (type == cudaGraphNodeTypeMemcpy) {  // (the replica exchange's copies on partitions)
+        cudaMemcpy3DParms p{};
+        MEDUSA_CUDA_CHECK(cudaGraphMemcpyNodeGetParams(node, &p));
+        append(out, p.srcArray, p.srcPtr, p.srcPos, p.dstArray, p.dstPtr, p.dstPos, p.extent, p.kind);
+      } else if (type != cudaGraphNodeTypeEmpty) {
         return false;
       }
     }

@@ -280,7 +280,7 @@ class PartitionEngine : private gpu::EngineCore,
     pending_gather_.reset();
     drop_held();
     prefetch_.invalidate();
-    batch_.abandon(stream_.get());
+    batch_.abandon();
     cudaStreamSynchronize(stream_.get());
   }
 

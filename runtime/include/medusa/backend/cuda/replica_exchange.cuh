@@ -16,6 +16,7 @@
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
+#include <medusa/backend/cuda/batch_recording.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -59,6 +60,7 @@ class ReplicaExchange {
       s.ready = std::make_unique<Event>();
       s.packed = std::make_unique<Event>();
       s.sent = std::make_unique<Event>();
+      engines_[p]->add_side_stream(s.copy_stream->get());  // (a recorded batch joins it back)
     }
     // Peer access where the hardware allows it; cudaMemcpyPeerAsync stages through the host
     // otherwise, which is correct but slow (reported), and no batch of supersteps can end on
@@ -129,8 +131,10 @@ class ReplicaExchange {
                  1, [](std::size_t) { return std::size_t{1}; });
   }
   // Partition p's later work (on its compute stream) waits for the copies into its replicas.
+  // (A read-back that ended a recording since the copies were issued found them done.)
   void wait(std::uint32_t p) {
     DeviceScope on(engines_[p]->device_ordinal());
+    if (capture_id(engines_[p]->stream()) != sent_capture_) return;
     for (std::uint32_t q : senders_[p])
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[q].sent->get(), 0));
   }
@@ -228,13 +232,21 @@ class ReplicaExchange {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
     if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
-    collect_timing(/*wait=*/false);
+    // Inside a recorded batch (batch_recording.h) no copy is timed: a captured event cannot be
+    // queried. Nor can a capture wait on an event recorded outside it, or the reverse: the last
+    // refresh's copies are then done already, since a recording starts and ends at a read-back.
+    const unsigned long long capture = [&] {
+      DeviceScope on(engines_[0]->device_ordinal());
+      return capture_id(engines_[0]->stream());
+    }();
+    const bool wait_sent = sent_once_ && sent_capture_ == capture;
+    if (capture == 0) collect_timing(/*wait=*/false);
     // Copies land in replica ranges that earlier work of the target may still read, and the
     // packs below reuse buffers the previous refresh's copies may still read.
     for (std::size_t p = 0; p < n; ++p) {
       DeviceScope on(engines_[p]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[p].ready->get(), engines_[p]->stream()));
-      if (sent_once_) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
+      if (wait_sent) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
     }
     // Pack on each owner's compute stream (ordered after the work that wrote the fields).
     for (std::vector<Route>* packed : {&routes_, &sends_}) {
@@ -251,10 +263,10 @@ class ReplicaExchange {
       }
     }
     std::uint64_t bytes = 0;
-    RefreshTiming& timing = next_timing();
+    RefreshTiming* timing = capture == 0 ? &next_timing() : nullptr;
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
-      MEDUSA_CUDA_CHECK(cudaEventRecord(timing.packed[q]->get(), engines_[q]->stream()));
+      if (timing) MEDUSA_CUDA_CHECK(cudaEventRecord(timing->packed[q]->get(), engines_[q]->stream()));
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].packed->get(), engines_[q]->stream()));
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(sides_[q].copy_stream->get(), sides_[q].packed->get(), 0));
     }
@@ -269,8 +281,11 @@ class ReplicaExchange {
         const std::size_t size = size_of(k);
         std::byte* dst = array_of(target, k) + static_cast<std::size_t>(r.begin) * size;
         const std::byte* src = r.d_pack.data() + offset * r.count;
-        MEDUSA_CUDA_CHECK(cudaMemcpyPeerAsync(dst, target.device_ordinal(), src, owner.device_ordinal(),
-                                              r.count * size, cs));
+        if (target.device_ordinal() == owner.device_ordinal())  // (a plain copy: one a recording can hold)
+          MEDUSA_CUDA_CHECK(cudaMemcpyAsync(dst, src, r.count * size, cudaMemcpyDeviceToDevice, cs));
+        else
+          MEDUSA_CUDA_CHECK(cudaMemcpyPeerAsync(dst, target.device_ordinal(), src, owner.device_ordinal(),
+                                                r.count * size, cs));
         offset += size;
         bytes += r.count * size;
       }
@@ -280,9 +295,10 @@ class ReplicaExchange {
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
-      MEDUSA_CUDA_CHECK(cudaEventRecord(timing.sent[q]->get(), sides_[q].copy_stream->get()));
+      if (timing) MEDUSA_CUDA_CHECK(cudaEventRecord(timing->sent[q]->get(), sides_[q].copy_stream->get()));
     }
     sent_once_ = true;
+    sent_capture_ = capture;
     for (auto& s : senders_) {
       std::sort(s.begin(), s.end());
       s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -427,6 +443,7 @@ class ReplicaExchange {
   std::unique_ptr<NcclLink> nccl_;  // routes between ranks device to device, when usable
   bool peer_ok_ = true;
   bool sent_once_ = false;
+  unsigned long long sent_capture_ = 0;  // the capture the last `sent` events were recorded in (0: none)
   std::deque<RefreshTiming> timing_pending_;  // recorded, not yet collected (oldest first)
   std::vector<RefreshTiming> timing_free_;
   double seconds_ = 0.0;

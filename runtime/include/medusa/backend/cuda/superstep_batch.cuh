@@ -13,7 +13,7 @@
 #include <medusa/tuning.h>
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/stop_decision.h>
-#include <medusa/backend/cuda/batch_graph.h>
+#include <medusa/backend/cuda/batch_recording.h>
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 namespace medusa::gpu {
@@ -227,7 +228,9 @@ struct BatchOutcome {
 // constant arguments: replayable_iteration.h), each batch is recorded as a CUDA graph. Once a
 // whole batch recorded the same work as the one before, and left the engine's host state as it
 // found it (the caller says so), the next batches launch that graph again without the host
-// issuing anything, until a read-back ends the batches.
+// issuing anything, until a read-back ends the batches. The partitions of a run record their
+// batches together, in one BatchRecording over their streams (BatchController::record_together):
+// each says whether it wants a recording, then joins the one that starts.
 class SuperstepBatch {
  public:
   static constexpr std::uint32_t kMaxRecordings = 4;  // batches recorded in a row without a repeat
@@ -300,11 +303,25 @@ class SuperstepBatch {
     followed_ = follows ? followed_ + 1 : 0;
     const bool repays = followed_ >= kBatchesBeforeRecording &&
                         std::uint64_t{step} + kStepsToRepayRecording <= max_iteration_;
-    if (record_ && !replay_ready_ && repays) {
-      recorded_bounds_ = {vertex_bound_, edge_bound_};
-      graph_.begin(s);
-    }
+    repays_ = repays;
   }
+  // Whether the batch just started should be recorded (record_together() starts the recording).
+  bool wants_recording() const { return record_ && active_ && !replay_ready_ && repays_; }
+  bool records() const { return record_; }
+  // This partition's batch is part of `recording`, which begins once every partition joined.
+  void join_recording(std::shared_ptr<BatchRecording> recording) {
+    recording_ = std::move(recording);
+    in_recording_ = true;
+    replay_ready_ = false;
+    recorded_bounds_ = {vertex_bound_, edge_bound_};
+  }
+  // The recording this partition takes part in, or a new one of its own.
+  std::shared_ptr<BatchRecording> recording() {
+    if (!recording_) recording_ = std::make_shared<BatchRecording>();
+    return recording_;
+  }
+  // The session's host state did not repeat over the recorded batch: it is not replayed.
+  void forget_replay() { replay_ready_ = false; }
   // The superstep the current batch started at.
   std::uint32_t first_step() const { return first_step_; }
   // A frontier launch of the current superstep (its edges are counted on the device).
@@ -364,9 +381,10 @@ class SuperstepBatch {
 
   // Whether the batch just started may be the last recording launched again.
   bool replay_ready() const { return active_ && replay_ready_; }
-  // Launches the last recording again: a whole batch, which the caller then reads back.
-  void replay(cudaStream_t s) {
-    graph_.replay(s);
+  // Launches the last recording again (once for every partition in it).
+  void launch_replay() { recording_->replay(); }
+  // After launch_replay(): the partition ran a whole batch, which the caller then reads back.
+  void replayed() {
     pending_ = BatchPolicy::kLength;
     next_step_begun_ = true;
   }
@@ -375,9 +393,9 @@ class SuperstepBatch {
   // `leave`, or when the frontier is no longer sparse; otherwise the next batch starts from here.
   // `host_state_repeats`: the engine's host state is what it was when this batch started.
   const BatchOutcome& read_back(cudaStream_t s, std::uint64_t edges, bool leave, bool host_state_repeats) {
-    const bool recorded = graph_.recording();
+    const bool recorded = std::exchange(in_recording_, false);
     const bool whole = pending_ >= BatchPolicy::kLength && !leave;
-    if (recorded) graph_.end_and_launch(s);
+    if (recorded) recording_->end_and_launch();  // (the first partition read back ends it for all)
     d_state_.download(h_state_.data(), 1, s);
     MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s));
     const BatchState b = *h_state_.data();
@@ -389,7 +407,7 @@ class SuperstepBatch {
     frontier_launches_ = 0;
     pending_ = 0;
     if (recorded) {
-      replay_ready_ = whole && graph_.repeated() && host_state_repeats;
+      replay_ready_ = whole && recording_->repeated() && host_state_repeats;
       recordings_ = replay_ready_ ? 0 : recordings_ + 1;
       if (recordings_ >= kMaxRecordings) record_ = false;  // (this Run's batches do not repeat)
     }
@@ -405,8 +423,8 @@ class SuperstepBatch {
   // The read-back found the run stopped by an earlier superstep while the host was issuing a later one.
   void stop_mid_superstep() { stopped_ = true; }
   // A Run that throws: drops a recording in progress.
-  void abandon(cudaStream_t s) {
-    graph_.abandon(s);
+  void abandon() {
+    if (std::exchange(in_recording_, false)) recording_->abandon();
     restart();
   }
 
@@ -414,7 +432,8 @@ class SuperstepBatch {
   BatchPolicy policy_;
   Toggle replay_;
   bool active_ = false, stopped_ = false, next_step_begun_ = false;
-  bool record_ = false, replay_ready_ = false;
+  bool record_ = false, replay_ready_ = false, repays_ = false;
+  bool in_recording_ = false;  // the batch being issued is recorded (in recording_)
   std::uint32_t recordings_ = 0, followed_ = 0;  // (batches that followed another in a row)
   std::uint32_t max_iteration_ = 0;
   std::uint32_t pending_ = 0, frontier_launches_ = 0, first_step_ = 0;
@@ -422,7 +441,7 @@ class SuperstepBatch {
   BatchPolicy::Bounds recorded_bounds_{0, 0};  // those of the recording replays launch
   DeviceBuffer<BatchState> d_state_;
   PinnedBuffer<BatchState> h_state_;
-  BatchGraph graph_;
+  std::shared_ptr<BatchRecording> recording_;  // (shared by the partitions of a run)
   BatchOutcome outcome_;
 };
 

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace medusa::gpu {
 
@@ -141,25 +142,59 @@ class BatchController {
   // ---- Recorded batches (superstep_batch.cuh), for a replayable iteration function -------------
   // At the start of every Run: whether its batches are recorded, and no source messages carried
   // over from what ran before.
-  // A recording captures this partition's stream alone: a batch of k partitions spans their streams
-  // and the replica copies, so only a partition that is the whole graph records.
   void begin_run(bool replayable) {
     Engine& e = self();
-    batch_.record_graphs(replayable && e.whole_graph(), e.conf_.maxIteration);
+    batch_.record_graphs(replayable, e.conf_.maxIteration);
     e.prefetch_.invalidate();
   }
+  // A stream outside the engine that its batched supersteps give work to (the replica exchange's
+  // copy stream): a recording joins it back at its end.
+  void add_side_stream(cudaStream_t s) { side_streams_.push_back(s); }
+  // After a batch started on every partition of the run (`engines`): when one of them wants it
+  // recorded, one recording over all their streams starts, ended by the first read-back. The
+  // partitions of a run on several GPUs are not recorded.
+  template <class Engines>
+  static void record_together(Engines& engines) {
+    bool wanted = false, allowed = true;
+    Engine& origin = *engines.back();
+    for (auto& e : engines) {
+      wanted = wanted || e->batch_.wants_recording();
+      allowed = allowed && e->batch_.records() && e->batch_.active() && e->device_.ordinal == origin.device_.ordinal;
+    }
+    if (!wanted || !allowed) return;
+    gpu::DeviceScope on(origin.device_.ordinal);
+    std::shared_ptr<gpu::BatchRecording> recording = origin.batch_.recording();
+    std::vector<cudaStream_t> forked, sides;
+    for (auto& e : engines) {
+      forked.push_back(e->stream_.get());
+      sides.insert(sides.end(), e->side_streams_.begin(), e->side_streams_.end());
+    }
+    recording->set_streams(origin.stream_.get(), forked, std::move(sides));
+    for (auto& e : engines) e->batch_.join_recording(recording);
+    recording->begin();
+  }
+  // Launches the recording every partition replays next (replay_length() > 0 on each), then
+  // replay_batch() on each.
+  template <class Engines>
+  static void replay_together(Engines& engines) {
+    Engine& origin = *engines.back();
+    gpu::DeviceScope on(origin.device_.ordinal);
+    origin.batch_.launch_replay();
+  }
+  // The session's own host state changed over the recorded batch: the next batch records again.
+  void forget_replay() { batch_.forget_replay(); }
   // How many supersteps from `step` a replay of the last recorded batch runs; 0 when the host must
   // issue superstep `step`.
   std::uint32_t replay_length(std::uint32_t step, std::uint32_t max_iteration) const {
     constexpr std::uint32_t n = gpu::BatchPolicy::kLength;
     return batch_.replay_ready() && !batch_.stopped() && std::uint64_t{step} + n <= max_iteration ? n : 0;
   }
-  // Launches the last recorded batch again for supersteps `step` .. and reads it back.
+  // Takes the replay of the last recorded batch for supersteps `step` .. and reads it back.
   const gpu::BatchOutcome& replay_batch(std::uint32_t step) {
     Engine& e = self();
     gpu::DeviceScope on(e.device_.ordinal);
     e.superstep_ = step + gpu::BatchPolicy::kLength - 1;
-    batch_.replay(e.stream_.get());
+    batch_.replayed();  // (replay_together launched it)
     e.queued_swaps_ = gpu::BatchPolicy::kLength;  // (as the recording's supersteps traded them: even)
     combined_swaps_ = swaps_by_step_.back();      // (and swaps_by_step_ is still the recording's)
     e.prefetch_.replayed();
@@ -274,6 +309,7 @@ class BatchController {
   gpu::SuperstepBatch batch_;
   bool ended_here_ = false;  // the batched superstep being ended ended on this partition alone
   std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
+  std::vector<cudaStream_t> side_streams_;   // (add_side_stream)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
