@@ -116,7 +116,7 @@ TEST_CASE("Cache beside the input is written once and reused while the input is 
   CHECK(read_graph(cache).edge_count() == 3);
 }
 
-TEST_CASE("Cache in a separate folder; an unwritable cache folder is not an error", "[io][binary][cache]") {
+TEST_CASE("Cache in a separate folder, and an unwritable cache folder is not an error", "[io][binary][cache]") {
   TempDir dir;
   std::filesystem::create_directory(dir.path() / "cache");
   const std::string input = dir.file("g.mtx");

@@ -28,7 +28,7 @@ TEST_CASE("xz and gzip files read like the plain file", "[io][compressed]") {
   CHECK(weighted_edges_of(read_graph(dir.file("g.txt.gz"))) == weighted_edges_of(plain));
 }
 
-TEST_CASE("Compression is recognised by content, not name; gzip members may be concatenated", "[io][compressed]") {
+TEST_CASE("Compression is recognised by content, not name, and gzip members may be concatenated", "[io][compressed]") {
   TempDir dir;
   const std::string header = "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n";
   write_file(dir.file("misnamed.mtx"), xz_compress(header + "1 2\n2 3\n"));

@@ -443,7 +443,7 @@ struct medusa::EmvLaunch<multi::Send3> {
   }
 };
 
-TEST_CASE("m = 2 with EDGE, MESSAGE and MLIST over Received; Halt; edge fields in input order",
+TEST_CASE("m = 2 with EDGE, MESSAGE and MLIST over Received, Halt, edge fields in input order",
           "[cuda][gpu]") {
   const TestGraph tg = make_graph(3000, 20000, 23);
   Graph<multi::Vertex, multi::Edge> g;
@@ -598,7 +598,7 @@ struct medusa::CombinerLaunch<argmin::MinBest> {
   }
 };
 
-TEST_CASE("struct messages with a user combiner; EDGE over the edge frontier (Bellman-Ford)",
+TEST_CASE("struct messages with a user combiner, EDGE over the edge frontier (Bellman-Ford)",
           "[cuda][gpu]") {
   const TestGraph tg = make_graph(2000, 12000, 31);
   Graph<argmin::Vertex, argmin::Edge> g;

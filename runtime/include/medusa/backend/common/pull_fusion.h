@@ -105,7 +105,9 @@ bool may_push_combine_with(CombinerOp op) {
 }
 
 // How a superstep's frontier passes ran, for the per-superstep line of Config::verbose: bits, as
-// partitions may choose differently.
+// partitions may choose differently. Each engine records the pass it ran, not the session's
+// can_defer() preference: the engines decide the direction with more than it (an operator that
+// cannot push pulls; CUDA's push-fold and batches), so only they know which way a pass went.
 enum FrontierPass : std::uint8_t { kFrontierPushed = 1, kFrontierPulled = 2 };
 inline std::string frontier_pass_text(std::uint8_t passes) {
   if (passes == (kFrontierPushed | kFrontierPulled)) return "frontier pushed and pulled (partitions differ), ";

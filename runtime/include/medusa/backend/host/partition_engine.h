@@ -2,18 +2,23 @@
 // 1) with the same semantics as the CUDA backend (docs/design/codegen-contract.md). Session<Program>
 // (host/session.h) drives one engine per partition; partitioned runs on the host simulate the
 // multi-GPU execution exactly, which is how CI checks it.
+//
+// As the CUDA engine, it is a composition of one part per concept (engine/*.h), each a base that
+// reaches the others through the engine (CRTP):
+//   Fusion           engine/fusion.h             pull-fused pass, push-combine, pending slots
+//   PriorityFrontier engine/priority_frontier.h  SetActive(priority): the lowest bucket is Domain::Active
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
-#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/format_bytes.h>
-#include <medusa/backend/common/message_value.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/common/priorities.h>
+#include <medusa/backend/host/engine/fusion.h>
+#include <medusa/backend/host/engine/priority_frontier.h>
 #include <medusa/backend/host/field_arrays.h>
 #include <medusa/backend/host/frontier.h>
 #include <medusa/backend/host/host_array.h>
@@ -46,7 +51,13 @@
 namespace medusa::host {
 
 template <class Program>
-class PartitionEngine {
+class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
+                        public host::PriorityFrontier<Program, PartitionEngine<Program>> {
+  using FusionPart = host::Fusion<Program, PartitionEngine>;
+  using PriorityPart = host::PriorityFrontier<Program, PartitionEngine>;
+  friend FusionPart;
+  friend PriorityPart;
+
  public:
   using Vertex = typename Program::Vertex;
   using Edge = typename Program::Edge;
@@ -61,7 +72,7 @@ class PartitionEngine {
   // from the user's graph through the view's maps), message buffer, frontier seeded with `seeds`.
   PartitionEngine(const common::PartitionView& view, const GraphType& graph,
                   const std::vector<VertexId>& seeds, const Config& conf, std::uint32_t /*slot*/)
-      : conf_(conf), index_(view.index), owned_count_(view.owned_count),
+      : FusionPart(conf), conf_(conf), index_(view.index), owned_count_(view.owned_count),
         combine_count_(view.combine_count), records_local_(view.records_local) {
     copy_topology(view);
     check_memory();
@@ -104,158 +115,6 @@ class PartitionEngine {
     }
   }
 
-  // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one
-  // pass per vertex over its in-edges (pull_fusion.h). Slots and combined values come out exactly
-  // as the three steps leave them: the same folds in the same order.
-  // Over Domain::Active, only the in-edges of active sources run their work (the others keep the
-  // fill value, as unpushed slots do).
-  template <class Work, class Op>
-  void fused_combine(const Work& work, const Op& op, const Message& fill, Domain domain) {
-    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
-    init_value_ = fill;
-    ensure_message_buffer();
-    const std::uint8_t* active = nullptr;
-    if (domain == Domain::Active) {
-      active_flags_.assign(vertex_count_, 0);
-      for (VertexId u : vertex_frontier_.current()) active_flags_[u] = 1;
-      active = active_flags_.data();
-    }
-    const auto V = static_cast<std::int64_t>(combine_count_);
-    const EdgeIndex* in_off = in_offsets_.data();
-    const EdgeIndex* out_off = out_offsets_.data();
-    const VertexId* in_src = in_src_.data();
-    const EdgeIndex* in_edge = in_edge_.data();
-    Message* slots = messages_.data();
-    Message* out = combined_.data();
-    std::uint8_t* received = received_.allocated() ? received_.data() : nullptr;
-    const KernelCtx<Message>& c = ctx_;
-    const medusa::detail::StepState* const step = medusa::detail::host_step_state;  // (for the OpenMP workers)
-    const VertexArrays& va = fields_.vertex_arrays();
-    const EdgeArrays& ea = fields_.edge_arrays();
-    // The message of one source for one in-edge: computed once per source when the element says
-    // it is the same along every out-edge, else by running the edge's work.
-    constexpr bool per_source = common::has_source_message<Work>::value;
-    if constexpr (per_source) {
-      source_messages_.resize(vertex_count_);
-      const auto n = static_cast<std::int64_t>(vertex_count_);
-#pragma omp parallel for schedule(static) if (n > kSerialBelow)
-      for (std::int64_t u = 0; u < n; ++u) {
-        if (active != nullptr && active[u] == 0)
-          source_messages_[u] = fill;  // what its out-edges' slots hold
-        else if (out_off[u + 1] != out_off[u]) {
-          medusa::detail::bind_host_step_state(step);
-          source_messages_[u] = work.medusa_source_message(c, va, ea, static_cast<VertexId>(u));
-        }
-      }
-    }
-    // A uniform pass leaves its slots pending (source_messages_[in_src]), as the CUDA engine does.
-    slots_pending_ = per_source;
-    // (Edge-dependent sends are pulled here: the host has no scattered-read penalty to avoid.)
-    if constexpr (per_source && common::may_push_combine<Op, Message>) {
-      if (active != nullptr && !frontier_pull_preferred()) {
-        frontier_passes_ |= common::kFrontierPushed;
-        return push_combine(op, fill);
-      }
-    }
-    if (active != nullptr) frontier_passes_ |= common::kFrontierPulled;
-    const bool write = !slots_pending_;
-    bool stop_at_first = false;  // at a vertex's first in-edge from an active source
-    if constexpr (common::may_stop_at_first_message<Work, Op, Message>)
-      stop_at_first = active != nullptr && frontier_sends_one_message(active);
-    const Message* sources = source_messages_.data();
-#pragma omp parallel for schedule(dynamic, 1024) if (V > kSerialBelow)
-    for (std::int64_t v = 0; v < V; ++v) {
-      Message acc = fill;
-      bool sent = false;
-      for (EdgeIndex j = in_off[v]; j < in_off[v + 1]; ++j) {
-        const VertexId u = in_src[j];
-        Message x = fill;  // an inactive source sends nothing
-        if (active == nullptr || active[u] != 0) {
-          if constexpr (per_source) {
-            x = sources[u];
-            sent = true;
-          } else {
-            const auto i = static_cast<std::uint32_t>(in_edge[j] - out_off[u]);
-            medusa::detail::bind_host_step_state(step);
-            x = common::run_in_edge(c, va, ea, work, u, i, fill, sent);
-          }
-        }
-        if (write) slots[j] = x;
-        acc = op(acc, x);
-        if (stop_at_first && sent) break;  // the rest folds to the same value
-      }
-      out[v] = acc;
-      if (received != nullptr) received[v] = sent ? 1 : 0;
-    }
-    edges_visited_ += domain == Domain::Active ? frontier_edges_ : edge_count_;
-  }
-
-  // A sparse frontier of uniform sends under min / max / bitwise or / and (pull_fusion.h:
-  // may_push_combine): each frontier edge folds its source's message into its head's combined value.
-  template <class Op>
-  void push_combine(const Op& op, const Message& fill) {
-    combined_.fill(fill);
-    if (received_.allocated()) received_.fill(0);
-    for (VertexId u : vertex_frontier_.current()) {
-      for (EdgeIndex e = out_offsets_[u]; e < out_offsets_[u + 1]; ++e) {
-        const VertexId w = out_dst_[e];
-        combined_[w] = op(combined_[w], source_messages_[u]);
-        if (received_.allocated()) received_[w] = 1;
-      }
-    }
-    edges_visited_ += frontier_edges_;
-  }
-
-  // InitMessageBuffer(fill); EMV<EDGE>::Run(element) over all edges; Combiner(op), deferred
-  // together by the session (it pushes on the GPU); here the three run as written.
-  template <class Element, class Op>
-  void push_fold_edges(const Element& element, const Op& op, const Message& fill) {
-    init_message_buffer(fill);
-    launch<EDGE>(Domain::All, element, common::LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
-    combine(op);
-  }
-
-  // EMV<ELIST>::Run over in-edges and Combiner(op), as one pulled pass (in_edge_pull.h).
-  template <class Work, class Op>
-  void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
-    const medusa::detail::HostAggregateTarget adds_here(aggregate_cells_);
-    init_value_ = fill, edges_visited_ += edge_count_;
-    common::pull_in_edges_host(ctx_, fields_.vertex_arrays(), fields_.edge_arrays(), work, op, fill, combined_.data(),
-                               received_.allocated() ? received_.data() : nullptr);
-  }
-  // Whether every active source with out-edges computed the same message, bit for bit.
-  bool frontier_sends_one_message(const std::uint8_t* active) const {
-    const EdgeIndex* out_off = out_offsets_.data();
-    bool seen = false;
-    std::uint64_t first = 0;
-    for (std::uint64_t u = 0; u < vertex_count_; ++u) {
-      if (active[u] == 0 || out_off[u + 1] == out_off[u]) continue;
-      const std::uint64_t bits = common::message_bits(source_messages_[u]);
-      if (!seen) first = bits, seen = true;
-      else if (bits != first) return false;
-    }
-    return seen;
-  }
-
-  // Writes the slots a uniform pull pass left pending.
-  void materialize_slots() {
-    if (slot_fill_pending_) {
-      slot_fill_pending_ = false;
-      ensure_message_buffer();
-      messages_.fill(init_value_);
-    }
-    if (!slots_pending_) return;
-    slots_pending_ = false;
-    for (EdgeIndex j = 0; j < edge_count_; ++j) messages_[j] = source_messages_[in_src_[j]];
-  }
-
-  bool pull_fusion() const { return pull_fusion_; }
-  void set_run_tuning(const Tuning& t) { frontier_pull_ = t.frontierPull; }  // one Run's (schedule.h)
-  // Whether this superstep's frontier is dense enough to pull (pull_fusion.h).
-  bool frontier_pull_preferred() const {
-    return pull_fusion_ && vertex_frontier_.allocated() &&
-           common::prefer_frontier_pull(frontier_pull_, frontier_edges_, edge_count_);
-  }
   KernelCtx<Message> ctx() const { return ctx_; }
   const VertexArrays& vertex_arrays() const { return fields_.vertex_arrays(); }
   const EdgeArrays& edge_arrays() const { return fields_.edge_arrays(); }
@@ -287,18 +146,15 @@ class PartitionEngine {
        << (Program::uses.edge_frontier ? " edge" : "")
        << (Program::uses.vertex_frontier || Program::uses.edge_frontier ? " (compacted queues)"
                                                                          : " none")
-       << (pull_fusion_ ? "; Combiner " + common::fusion_summary() : std::string())
-       << (buckets_on() ? "; priority buckets of delta " + common::describe_priority_delta(conf_) : std::string())
-       << (Program::uses.priorities && !buckets_on()
-               ? "; " + common::describe_unordered_priorities(common::priorities_unordered_because(conf_.gpuCount))
-               : std::string());
+       << (this->pull_fusion() ? "; Combiner " + common::fusion_summary() : std::string())
+       << this->describe_priorities();
     os << "\n";
     return os.str();
   }
 
   void init_message_buffer(const Message& value) {
     init_value_ = value;
-    slots_pending_ = false;
+    this->discard_pending_slots();
     if constexpr (common::defers_slot_fill<Program>) {
       slot_fill_pending_ = true;
     } else {
@@ -428,10 +284,7 @@ class PartitionEngine {
   }
   void finish_superstep() {
     if (vertex_frontier_.allocated()) {
-      if (buckets_on())
-        vertex_frontier_.promote(buckets_);
-      else
-        vertex_frontier_.promote();
+      promote_vertex_frontier();
       count_frontier_edges();
     }
     if (edge_frontier_.allocated()) edge_frontier_.promote();
@@ -442,18 +295,14 @@ class PartitionEngine {
     c.active_vertices = vertex_frontier_.current().size();
     c.active_edges = edge_frontier_.current().size();
     c.frontier_passes = frontier_passes_;
-    if (buckets_on()) {
-      c.priority_buckets = true;
-      c.bucket = buckets_.bucket();
-      c.bucket_width = buckets_.delta();
-      c.bucketed_vertices = buckets_.deferred() + vertex_frontier_.current().size();
-    }
+    count_buckets(c);
     return c;
   }
 
  private:
-  // SetActive(priority) orders by bucket in single-partition runs (common/priorities.h).
-  bool buckets_on() const { return Program::uses.priorities && conf_.gpuCount == 1; }
+  using FusionPart::count_frontier_edges;
+  using PriorityPart::count_buckets;
+  using PriorityPart::promote_vertex_frontier;
 
   // Launches over fewer elements run on the calling thread: waking the OpenMP team costs more
   // than that much work, and high-diameter graphs have thousands of tiny supersteps.
@@ -472,8 +321,7 @@ class PartitionEngine {
     edge_src_ = t.edge_src;
     rid_ = t.rid;
     in_offsets_ = t.in_offsets;
-    pull_fusion_ = common::pull_fusion_enabled<Program>(conf_);
-    if (pull_fusion_) {  // the fused pass walks in-edges
+    if (this->pull_fusion()) {  // the fused pass walks in-edges
       in_src_ = t.in_src;
       in_edge_ = t.in_edge;
     }
@@ -534,13 +382,6 @@ class PartitionEngine {
                  "; use a smaller graph, fewer messages per edge or fewer fields");
   }
 
-  // Only the pull decision and a pulled frontier's statistics need it.
-  void count_frontier_edges() {
-    if (!pull_fusion_) return;
-    frontier_edges_ = 0;
-    for (VertexId v : vertex_frontier_.current()) frontier_edges_ += out_offsets_[v + 1] - out_offsets_[v];
-  }
-
   void allocate_runtime_buffers(const std::vector<VertexId>& seeds) {
     combined_.allocate(vertex_count_);
     if (Program::uses.sends_by_id) sent_by_id_.allocate(vertex_count_), sent_by_id_.fill(Message{});
@@ -551,11 +392,7 @@ class PartitionEngine {
       vertex_frontier_.seed(seeds, "vertex");
       count_frontier_edges();
     }
-    if (buckets_on()) {
-      buckets_.allocate(vertex_count_, conf_.priorityDelta,
-                        vertex_count_ == 0 ? 1.0 : static_cast<double>(edge_count_) / vertex_count_);
-      ctx_.next_priority = buckets_.next_priorities();
-    }
+    this->allocate_priorities(ctx_);
     if (Program::uses.edge_frontier) edge_frontier_.allocate(edge_count_);
     votes_.allocate(kVoteSlots);
 
@@ -579,6 +416,16 @@ class PartitionEngine {
       ctx_.out_degree = out_degree_.data();
       ctx_.in_degree = in_degree_.data();
     }
+  }
+
+  // Writes the slots InitMessageBuffer (defers_slot_fill) or a uniform pull pass left pending.
+  void materialize_slots() {
+    if (slot_fill_pending_) {
+      slot_fill_pending_ = false;
+      ensure_message_buffer();
+      messages_.fill(init_value_);
+    }
+    this->write_pending_source_slots();
   }
 
   // The message buffer exists when the program sends messages; a program that only calls
@@ -610,14 +457,7 @@ class PartitionEngine {
   std::vector<VertexId> out_dst_, edge_src_;
   common::EdgeLayoutChoice layout_;
   common::ColumnMajorEdges columns_;  // the layout's column slots (empty under CSR)
-  bool pull_fusion_ = false;
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
-  FrontierPull frontier_pull_ = conf_.tuning.frontierPull;
-  std::uint64_t frontier_edges_ = 0;        // out-edges of the current frontier's vertices
-  std::vector<std::uint8_t> active_flags_;  // the frontier as flags, for a pulled frontier
-  std::vector<Message> source_messages_;    // one message per source vertex (uniform sends)
-  bool slots_pending_ = false;  // the slots are source_messages_[in_src] but not written yet
-  bool slot_fill_pending_ = false;  // the slots are init_value_ but not written yet (defers_slot_fill)
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
   std::vector<std::uint32_t> out_degree_, in_degree_;
@@ -627,6 +467,7 @@ class PartitionEngine {
   Message init_value_{};
   bool messages_allocated_ = false;
   HostArray<Message> messages_;
+  bool slot_fill_pending_ = false;  // the slots are init_value_ but not written yet (defers_slot_fill)
   HostArray<std::uint32_t> send_counts_;
   HostArray<Message> combined_;
   HostArray<Message> sent_by_id_;  // sends by vertex id (by_id.h), one per vertex
@@ -634,7 +475,6 @@ class PartitionEngine {
   std::vector<VertexId> received_queue_;
   Frontier<VertexId> vertex_frontier_;
   Frontier<EdgeIndex> edge_frontier_;
-  PriorityBuckets buckets_;  // programs with priorities only
   HostArray<int> votes_;
 
   KernelCtx<Message> ctx_{};
