@@ -12,6 +12,9 @@
 // Step 3 is exact on a symmetric graph: an edge among the first neighbours of either end was
 // linked in step 1, and an edge between the giant component and another one is seen from the
 // other end. So most edges of a graph with a giant component are never read.
+// Under a mean degree of kSampledMeanDegree (road networks) steps 1 and 2 are skipped and step 3
+// hooks over every edge: there, the first neighbours form long chains that take many rounds.
+// --variant sampled or all-edges fixes the choice.
 // label_propagation (cc_lp.cpp) is the one-level-per-superstep variant.
 // Components are of the undirected graph: run it on a symmetric graph (--symmetrize for
 // directed inputs).
@@ -27,6 +30,9 @@ using namespace medusa;
 
 constexpr unsigned int kNeighbourRounds = 2;  // Afforest's r: the first neighbours linked in step 1
 constexpr unsigned int kSampleStride = 1024;  // step 2 samples vertices 0, 1024, 2048, ...
+// Below this mean degree (road networks, meshes) the first neighbours form long chains that take
+// many rounds, and there are few remaining edges to save: step 3 alone runs, from the first edge.
+constexpr unsigned int kSampledMeanDegree = 4;
 constexpr unsigned int kNoLabel = 0xffffffffu;
 
 struct Vertex : VertexBase<unsigned int> {
@@ -72,11 +78,12 @@ struct LinkFirstNeighbours {
    then those whose edges still met another tree) */
 struct LinkRemaining {
   unsigned int giant;  // the sampled majority label
+  unsigned int from;   // the first edge not linked by step 1 (0 when step 1 did not run)
   void operator()(Vertex& v, EdgeList<Edge>& el) const {
     const unsigned int mine = v.label;
     if (mine == giant) return;  // its edges to other components are seen from their ends
     bool met_another_tree = false;
-    for (unsigned int i = kNeighbourRounds; i < el.size(); i++) {
+    for (unsigned int i = from; i < el.size(); i++) {
       const unsigned int theirs = vertex_at(v, el[i].tail_id()).label;
       if (mine < theirs && vertex_at(v, theirs).label == theirs) v.sendMsgTo(theirs, mine);
       if (theirs < mine && vertex_at(v, mine).label == mine) v.sendMsgTo(mine, theirs);
@@ -125,17 +132,25 @@ void NeighbourRounds() {
 void SampleGiant() { EMV<VERTEX>::Run(SampleLabel{}); }  // one superstep: it votes no Continue()
 
 unsigned int giant_label = kNoLabel;  // step 2's answer, set by main
+unsigned int remaining_from = kNeighbourRounds;  // 0 when main skips steps 1 and 2
 void LinkOutsideGiant() {
   InitMessageBuffer(kNoLabel);
-  if (Superstep() == 0) EMV<ELIST>::Run(LinkRemaining{giant_label});
-  else EMV<ELIST>::Run(LinkRemaining{giant_label}, Active);
+  if (Superstep() == 0) EMV<ELIST>::Run(LinkRemaining{giant_label, remaining_from});
+  else EMV<ELIST>::Run(LinkRemaining{giant_label, remaining_from}, Active);
   Combiner();
   EMV<VERTEX>::Run(Jump{});
   EMV<VERTEX>::Run(Adopt{});
 }
 
 int main(int argc, char** argv) try {
-  samples::Options opt = samples::parse_options(argc, argv, "Connected components (Afforest: sampled hooking and pointer jumping, reads and sends by vertex id)");
+  samples::Options opt = samples::parse_options(argc, argv,
+      "Connected components (Afforest: sampled hooking and pointer jumping, reads and sends by vertex id); "
+      "--variant auto (default: sampled from mean degree 4 up), sampled or all-edges");
+  const std::string variant = opt.variant.empty() ? "auto" : opt.variant;
+  if (variant != "auto" && variant != "sampled" && variant != "all-edges") {
+    std::fprintf(stderr, "cc: --variant must be auto, sampled or all-edges, not '%s'\n", variant.c_str());
+    return 2;
+  }
   const samples::EdgeList edges = samples::load_edges(opt);
   std::printf("%s\n", edges.description.c_str());
 
@@ -147,13 +162,22 @@ int main(int argc, char** argv) try {
   samples::configure(conf, opt);  // --gpus, partitions, --verbose
   if (opt.iterations) conf.maxIteration = opt.iterations;
   auto device = Init_Device_DS(my_graph, conf);
-  const RunStats rounds = device.Run(NeighbourRounds);
-  const RunStats sample = device.Run(SampleGiant);
-  const unsigned long long majority = sampled_majority.value();
-  giant_label = majority >> 32 ? static_cast<unsigned int>(majority) : kNoLabel;
+  const bool sampled = variant == "sampled" ||
+      (variant == "auto" && my_graph.edge_count() >= std::uint64_t{kSampledMeanDegree} * my_graph.vertex_count());
+  RunStats rounds, sample;
+  unsigned long long majority = vote(0, kNoLabel);
+  if (sampled) {
+    rounds = device.Run(NeighbourRounds);
+    sample = device.Run(SampleGiant);
+    majority = sampled_majority.value();
+    giant_label = majority >> 32 ? static_cast<unsigned int>(majority) : kNoLabel;
+  } else {
+    remaining_from = 0;
+  }
   const RunStats remaining = device.Run(LinkOutsideGiant);
   device.Dump_Result(my_graph);
   if (opt.verbose) {
+    if (!sampled) std::printf("cc: mean degree under %u: no neighbour rounds or sample\n", kSampledMeanDegree);
     std::printf("cc: neighbour rounds: %u supersteps, %.3f ms\n", rounds.supersteps, rounds.seconds * 1e3);
     std::printf("cc: sampled giant label %u (%llu votes to spare), %.3f ms\n", giant_label, majority >> 32,
                 sample.seconds * 1e3);
