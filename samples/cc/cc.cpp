@@ -179,8 +179,9 @@ int main(int argc, char** argv) try {
   if (opt.verbose) {
     if (!sampled) std::printf("cc: mean degree under %u: no neighbour rounds or sample\n", kSampledMeanDegree);
     std::printf("cc: neighbour rounds: %u supersteps, %.3f ms\n", rounds.supersteps, rounds.seconds * 1e3);
-    std::printf("cc: sampled giant label %u (%llu votes to spare), %.3f ms\n", giant_label, majority >> 32,
-                sample.seconds * 1e3);
+    if (sampled)
+      std::printf("cc: sampled giant label %u (%llu votes to spare), %.3f ms\n", giant_label, majority >> 32,
+                  sample.seconds * 1e3);
     std::printf("cc: outside the giant: %u supersteps, %.3f ms, %llu edges visited\n", remaining.supersteps,
                 remaining.seconds * 1e3, static_cast<unsigned long long>(remaining.edges_visited));
   }
