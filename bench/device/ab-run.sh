@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # (A device-call script: run from the repository root with .carry/ holding what it names; see
 # docs/benchmarks/history/2026-11-25-h100-tuning-plan-ab.md.)
-# Device call: A/B of 61e6c64 (A) against this tree (B), samples only.
+# Device call: A/B of .carry/base (A: the commit in .carry/base/BASE_COMMIT, translated into
+# .carry/gen-base) against this tree (B), samples only. WORKLOADS=file replaces the default list
+# (lines "sample args", with $g the graph folder); SKIP_SOURCES=1 skips the --sources runs.
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.carry/kit/lib
 root=$PWD kit=$root/.carry/kit
@@ -23,6 +25,8 @@ g=/tmp/graphs; mkdir -p $g
 $b/bin/medusa-gen kron --scale 22 --symmetric --seed 1 -o $g/kron22.medusa-bin > /dev/null
 $b/bin/medusa-gen convert .carry/graphs/road-NE.txt.xz --symmetric -o $g/road.medusa-bin > /dev/null
 $b/bin/medusa-gen convert .carry/graphs/ego-twitter.txt.xz -o $g/ego.medusa-bin > /dev/null
+$b/bin/medusa-gen kron --scale 22 --symmetric --seed 1 --weights 1:255 -o $g/kron22w.medusa-bin > /dev/null
+echo "A is $(cat .carry/base/BASE_COMMIT 2>/dev/null || echo '?'), B is $(git log -1 --format=%h 2>/dev/null || echo 'this tree')"
 echo "graphs at $(( $(date +%s) - t0 )) s"
 if [ -z "${SKIP_SOURCES:-}" ]; then {
 for s in bfs_q sssp_q; do
@@ -32,7 +36,9 @@ done
 $b/samples/bfs_q $g/kron22.medusa-bin --sources 4 --seed 2 --validate | grep -c "validation: PASSED"
 } 2>&1 | tee $OUT/sources.txt; fi
 echo "sources done at $(( $(date +%s) - t0 )) s"
-bash bench/ab.sh build-a $b ${RUNS:-3} <<WL | tee $OUT/ab.md
+if [ -n "${WORKLOADS:-}" ]; then
+  sed "s|\$g|$g|g" "$WORKLOADS" | bash bench/ab.sh build-a $b ${RUNS:-3} | tee $OUT/ab.md
+else bash bench/ab.sh build-a $b ${RUNS:-3} <<WL | tee $OUT/ab.md
 bfs_q $g/kron22.medusa-bin
 cc $g/kron22.medusa-bin
 sssp $g/kron22.medusa-bin
@@ -40,5 +46,6 @@ bfs_q $g/road.medusa-bin
 sssp_q $g/road.medusa-bin
 pagerank $g/ego.medusa-bin --iterations 300
 WL
+fi
 echo "done at $(( $(date +%s) - t0 )) s"
 echo "all done at $(( $(date +%s) - t0 )) s"
