@@ -31,12 +31,24 @@ struct AggregateRegistration;
 // How many aggregates one program may declare (medusa-cc reports more).
 inline constexpr int kMaxAggregates = 16;
 
+// Sub-slots per aggregate that a GPU's compare-and-swap folds spread over (by block), so that
+// thousands of warps do not retry on one word; the download folds them into acc.
+inline constexpr int kAggregateSpread = 32;
+
 // Every aggregate as raw bits, 8 bytes a slot (4-byte types use the first 4): what functors add to
-// (acc) and what they read (published). Host memory on the host backend; a __device__ copy per GPU.
+// (acc, and on a GPU `spread` for operators without a hardware atomic) and what they read
+// (published). Host memory on the host backend; a __device__ copy per GPU.
 struct AggregateCells {
   std::uint64_t acc[kMaxAggregates];
   std::uint64_t published[kMaxAggregates];
+  std::uint64_t spread[kMaxAggregates][kAggregateSpread];
 };
+
+// Sets every sub-slot of `cells` to its aggregate's acc (the identity before a superstep).
+inline void reset_spread(AggregateCells& cells) {
+  for (int i = 0; i < kMaxAggregates; ++i)
+    for (std::uint64_t& sub : cells.spread[i]) sub = cells.acc[i];
+}
 
 template <class T>
 MEDUSA_HD inline std::uint64_t to_bits(const T& value) {
@@ -146,6 +158,14 @@ MEDUSA_HD inline bool compare_exchange(Word* word, Word& expected, Word desired)
 #endif
 }
 
+// Whether atomic_fold has a hardware atomic for T under Op on a GPU (else a compare-and-swap loop).
+template <class T, class Op>
+inline constexpr bool has_hardware_atomic =
+    (is_builtin_op<T, Op, MEDUSA_SUM> &&
+     (is_int32<T> || is_int64<T> || std::is_same_v<T, float> || std::is_same_v<T, double>)) ||
+    ((is_int32<T> || is_int64<T>) && (is_builtin_op<T, Op, MEDUSA_MIN> || is_builtin_op<T, Op, MEDUSA_MAX> ||
+                                      is_builtin_op<T, Op, MEDUSA_BIT_OR> || is_builtin_op<T, Op, MEDUSA_BIT_AND>));
+
 // *slot = op(*slot, x), atomically.
 template <class T, class Op>
 MEDUSA_HD inline void atomic_fold(std::uint64_t* slot, const T& x, const Op& op) {
@@ -233,6 +253,7 @@ __device__ inline T warp_fold(unsigned int peers, const T& x, const Op& op) {
 
 // add(x) on the device folds the values of the lanes of a warp that add to the same slot at once
 // (warp_fold) and lets the lowest of them fold the total into the slot: one atomic per warp.
+// Without a hardware atomic the warp's total goes to the block's sub-slot (kAggregateSpread).
 template <class T, class Op>
 MEDUSA_HD inline void aggregate_add(int index, const T& x) {
   std::uint64_t* slot = &aggregate_cells().acc[index];
@@ -242,6 +263,7 @@ MEDUSA_HD inline void aggregate_add(int index, const T& x) {
   const T total = warp_fold(peers, x, op);
   unsigned int lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if constexpr (!has_hardware_atomic<T, Op>) slot = &aggregate_cells().spread[index][blockIdx.x % kAggregateSpread];
   if (static_cast<int>(lane) == __ffs(peers) - 1) atomic_fold(slot, total, op);
 #else
   atomic_fold(slot, x, op);

@@ -1,5 +1,6 @@
 // detail::aggregate_add on the device (medusa/aggregate.h): the lanes of a warp fold their values
-// first (warp-reduce instructions, shuffles) and one lane folds the warp's total into the slot.
+// first (warp-reduce instructions, shuffles) and one lane folds the warp's total into the slot, or,
+// for an operator without a hardware atomic, into its block's sub-slot (spread), folded after.
 // Many threads add at once, with whole warps, partial warps and lanes that skip the add, under
 // every kind of operator; the slots must equal the host's fold.
 #include <medusa/aggregate.h>
@@ -74,6 +75,7 @@ TEST_CASE("Aggregates on the device: warps fold their adds before the one atomic
   std::int32_t* d_values = nullptr;
   REQUIRE(cudaMalloc(&d_values, n * sizeof(std::int32_t)) == cudaSuccess);
   REQUIRE(cudaMemcpy(d_values, values.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess);
+  medusa::detail::reset_spread(cells);
   REQUIRE(cudaMemcpyToSymbol(medusa::detail::d_aggregate_cells, &cells, sizeof cells) == cudaSuccess);
   add_kernel<<<(n + 255) / 256, 256>>>(d_values, n);
   REQUIRE(cudaGetLastError() == cudaSuccess);
@@ -85,5 +87,9 @@ TEST_CASE("Aggregates on the device: warps fold their adds before the one atomic
   CHECK(from_bits<unsigned int>(cells.acc[2]) == bits);
   CHECK(from_bits<long long>(cells.acc[3]) == max);
   CHECK(from_bits<double>(cells.acc[4]) == half_sum);  // (halves of integers: exact in any order)
-  CHECK(std::fabs(from_bits<float>(cells.acc[5])) == std::fabs(widest));
+  CHECK(from_bits<float>(cells.acc[5]) == 0.0f);  // (AbsMax has no hardware atomic: only sub-slots)
+  float spread_fold = from_bits<float>(cells.acc[5]);
+  for (const std::uint64_t sub : cells.spread[5]) spread_fold = AbsMax{}(spread_fold, from_bits<float>(sub));
+  CHECK(std::fabs(spread_fold) == std::fabs(widest));
+  for (const std::uint64_t sub : cells.spread[0]) CHECK(from_bits<int>(sub) == 0);  // (hardware atomics: acc)
 }

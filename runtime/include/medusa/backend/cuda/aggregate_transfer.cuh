@@ -26,10 +26,21 @@ inline medusa::detail::AggregateCells* aggregate_landing(int ordinal) {
   return b;
 }
 
+// acc[i] folded with every sub-slot of aggregate i (aggregate.h: kAggregateSpread).
+template <class Program>
+void fold_spread(medusa::detail::AggregateCells& cells) {
+  const auto& entries = medusa::detail::aggregate_registry<Program>();
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].object != nullptr)
+      for (const std::uint64_t sub : cells.spread[i]) cells.acc[i] = entries[i].fold(cells.acc[i], sub);
+}
+
 template <class Program>
 void upload_aggregates(PartitionEngine<Program>& e, const medusa::detail::AggregateCells& cells, bool shared_gpu) {
   MEDUSA_CUDA_CHECK(cudaSetDevice(e.device_ordinal()));
-  MEDUSA_CUDA_CHECK(cudaMemcpyToSymbolAsync(medusa::detail::d_aggregate_cells, &cells, sizeof(cells), 0,
+  medusa::detail::AggregateCells staged = cells;  // (pageable: the copy takes it before returning)
+  medusa::detail::reset_spread(staged);
+  MEDUSA_CUDA_CHECK(cudaMemcpyToSymbolAsync(medusa::detail::d_aggregate_cells, &staged, sizeof(staged), 0,
                                             cudaMemcpyHostToDevice, e.stream()));
   if (shared_gpu) MEDUSA_CUDA_CHECK(cudaStreamSynchronize(e.stream()));  // (before any partition adds)
 }
@@ -49,6 +60,7 @@ template <class Program>
 void download_aggregates(PartitionEngine<Program>& e, medusa::detail::AggregateCells& out, bool shared_gpu) {
   if (!shared_gpu) {
     out = *aggregate_landing(e.device_ordinal());
+    fold_spread<Program>(out);
     return;
   }
   MEDUSA_CUDA_CHECK(cudaSetDevice(e.device_ordinal()));
@@ -56,9 +68,11 @@ void download_aggregates(PartitionEngine<Program>& e, medusa::detail::AggregateC
                                               cudaMemcpyDeviceToHost, e.stream()));
   MEDUSA_CUDA_CHECK(cudaStreamSynchronize(e.stream()));
   medusa::detail::AggregateCells rest = out;  // the next partition on this GPU reads the identities
+  fold_spread<Program>(out);
   const auto& entries = medusa::detail::aggregate_registry<Program>();
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (entries[i].object != nullptr) rest.acc[i] = entries[i].identity(entries[i].object);
+  medusa::detail::reset_spread(rest);
   MEDUSA_CUDA_CHECK(cudaMemcpyToSymbolAsync(medusa::detail::d_aggregate_cells, &rest, sizeof(rest), 0,
                                             cudaMemcpyHostToDevice, e.stream()));
   MEDUSA_CUDA_CHECK(cudaStreamSynchronize(e.stream()));
