@@ -124,7 +124,6 @@ void check_partition_files_options(const Options& o, const std::string& descript
   if (o.validate)
     refuse("--validate needs the whole graph on rank 0: compare --output with a one-process run's (docs/multi-gpu.md)");
   if (o.sources != 0) refuse("--sources draws sources from the whole graph's edges; use --source V");
-  if (o.partitions() != 1) refuse("the files hold one partition per rank: leave --gpus and --partitions-per-gpu at 1");
   if (!o.partition_file.empty()) refuse("the rank files hold the partitioning; drop --partition-file");
   if (o.symmetrize) refuse("the rank files hold the edges as medusa-part made them (medusa-part --symmetrize)");
   if (o.grid_rows != 0) refuse("the rank files replace the generated graph; drop --grid");

@@ -175,7 +175,7 @@ std::vector<std::byte> read_whole(const std::string& path, std::uint32_t rank, s
 
 RankFileHeader check_header(const std::vector<std::byte>& bytes, const std::string& path, std::uint32_t rank,
                             std::uint32_t ranks) {
-  const auto fail = [&](const std::string& why) { throw Error("rank " + std::to_string(rank) + ": " + why, path.c_str(), 0); };
+  const auto fail = [&](const std::string& why) { throw Error(why, path.c_str(), 0); };
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     fail("not a Medusa partition file (make it with medusa-part --rank-files)");
   std::size_t at = sizeof kMagic;

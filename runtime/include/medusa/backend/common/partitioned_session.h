@@ -97,11 +97,14 @@ class PartitionedSession : public SessionBase {
     vertex_count_ = shape.vertices;
     edge_count_ = shape.edges;
     std::uint64_t graph_bytes = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge);
+    std::uint64_t whole_graph_bytes = 0;  // (0: rank 0's graph is the whole graph)
     if (!conf.partitionFiles.empty()) {  // (each rank reads its own partition: rank_file_setup.h)
-      graph_bytes += rank_file_engines<Program>(ranks_.transport(), conf_, graph, plan_, engines_);
+      graph_bytes += rank_file_engines<Program>(ranks_.transport(), conf_, graph, plan_, engines_, order_);
       holders_ = GraphHolders::NoRank;
       vertex_count_ = plan_.global_vertices;
       edge_count_ = plan_.global_edges;
+      whole_graph_bytes = vertex_count_ * sizeof(Vertex) + edge_count_ * sizeof(Edge) +
+                          topology_bytes(plan_.global_vertices, plan_.global_edges);
       use_hops(plan_.hops);
     } else if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
       graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);
@@ -126,7 +129,7 @@ class PartitionedSession : public SessionBase {
     if (parts > 1) {
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
-      holdings_ = ranks_.share_holdings(plan_, graph_bytes);
+      holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
     }
     use_config(conf_);
   }

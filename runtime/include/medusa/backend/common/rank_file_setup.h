@@ -38,8 +38,9 @@ void check_rank_file_run(const Config& conf, std::uint32_t ranks) {
                  what + ": partition files are read by the ranks of an MPI job: run it with mpirun -np N "
                         "(N >= 2, as many ranks as files) and Config::distributed (samples: --distributed)");
   MEDUSA_REQUIRE(conf.gpuCount == static_cast<int>(ranks),
-                 what + ": one partition per rank; leave Config::gpuCount at 1 (it asks for " +
-                     std::to_string(conf.gpuCount) + " partitions over " + std::to_string(ranks) + " ranks)");
+                 what + ": the files hold one partition per rank; Config::gpuCount asks for " +
+                     std::to_string(conf.gpuCount) + " partitions over " + std::to_string(ranks) +
+                     " ranks (leave it at 1, or set it to the number of ranks)");
   MEDUSA_REQUIRE(conf.replicationHops <= 1, what + ": the files hold one hop of replicas, and Config::"
                                                    "replicationHops asks for " +
                                                    std::to_string(conf.replicationHops));
@@ -72,16 +73,20 @@ inline void check_same_partitioning(transport::Transport& t, const RankFile& min
   }
 }
 
-// This rank's plan from its file, and the engine of its partition. Returns the host bytes of the
+// This rank's plan from its file, the engine of its partition and the owned vertices' order. Returns the host bytes of the
 // records the engine was built from.
 template <class Program, class Engine, class GraphType>
 std::uint64_t rank_file_engines(transport::Transport& t, const Config& conf, const GraphType& graph,
-                                PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines) {
+                                PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
+                                VertexOrderChoice& order) {
   const std::uint32_t rank = t.rank();
   check_rank_file_run<Program>(conf, t.ranks());
   RankFile file = read_rank_file(conf.partitionFiles, rank, t.ranks(), RankFilePart::Plan);
   check_same_partitioning(t, file, conf.partitionFiles);
   plan = std::move(file.plan);
+  order.requested = conf.vertexOrder;
+  order.order = plan.owned_order;
+  order.reason = "the partition files' order";
   const PartitionLayout& l = plan.partitions[rank];
   MEDUSA_REQUIRE(graph.vertex_count() == plan.global_vertices && graph.edge_count() == l.topology.edge_count,
                  "Init_Device_DS: rank " + std::to_string(rank) + "'s graph has " +
