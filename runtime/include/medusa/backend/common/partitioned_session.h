@@ -103,8 +103,7 @@ class PartitionedSession : public SessionBase {
       holders_ = GraphHolders::NoRank;
       vertex_count_ = plan_.global_vertices;
       edge_count_ = plan_.global_edges;
-      whole_graph_bytes = vertex_count_ * sizeof(Vertex) + edge_count_ * sizeof(Edge) +
-                          topology_bytes(plan_.global_vertices, plan_.global_edges);
+      whole_graph_bytes = one_process_graph_bytes<GraphType>(plan_);
       use_hops(plan_.hops);
     } else if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
       graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);

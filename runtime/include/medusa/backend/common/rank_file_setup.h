@@ -114,4 +114,13 @@ std::uint64_t rank_file_engines(transport::Transport& t, const Config& conf, con
   return records.vertices().size() * sizeof(Vertex) + records.edges().size() * sizeof(Edge);
 }
 
+// What one process holds of the whole graph (its records and topology), for the verbose report's
+// shares: no rank holds it here.
+template <class GraphType>
+std::uint64_t one_process_graph_bytes(const PartitionPlan& plan) {
+  return plan.global_vertices * sizeof(typename GraphType::vertex_type) +
+         plan.global_edges * sizeof(typename GraphType::edge_type) +
+         topology_bytes(plan.global_vertices, plan.global_edges);
+}
+
 }  // namespace medusa::common
