@@ -35,7 +35,7 @@ void print_help(std::ostream& out) {
          "  --weights LO:HI    with --rank-files, for inputs without weights: random integer weights,\n"
          "                     seeded by --seed (the samples' --weights and --seed give the same)\n"
          "  --method M         auto (METIS when built in), metis, contiguous (default auto)\n"
-         "  --seed S           METIS seed, and the generator's seed with --scale (default 1)\n"
+         "  --seed S           METIS seed, the generator's with --scale, the weights' with --weights (default 1)\n"
          "  --symmetrize       add the reverse of every edge before partitioning\n"
          "  --scale S          partition a generated Kronecker graph (2^S vertices, edge factor 16)\n"
          "  --help             this text\n"
