@@ -43,7 +43,7 @@ void BFS() {
 
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "BFS-N: all-edges BFS (EDGE + min-Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/false, samples::EdgeUse::GraphOnly);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
   if (!samples::source_in_graph(opt, edges)) return 2;
 

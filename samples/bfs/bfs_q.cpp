@@ -47,7 +47,7 @@ void BFS() {
 
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "BFS-Q: frontier BFS (SetActive, ELIST + min-Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/false, samples::EdgeUse::GraphOnly);
   if (!samples::source_in_graph(opt, edges)) return 2;
   const std::vector<VertexId> sources = samples::search_sources(opt, edges);
   std::printf("%s, source %u%s\n", edges.description.c_str(), sources[0],

@@ -4,7 +4,10 @@ or within a relative tolerance): on one partition and on N (--parts N; the sampl
 ctests), with the vertices in input order and renumbered by degree on the device
 (--vertex-order; the sample.*.degree-order ctests), or in one process and over N MPI ranks
 (--ranks N --mpirun PATH: `mpirun -np N --oversubscribe <sample> ... --distributed`; the
-sample.*.mpi-N ctests)."""
+sample.*.mpi-N ctests), or in one process on a graph file and over N MPI ranks that each read
+their own partition file (--ranks N --graph FILE --rank-files PREFIX: `<sample> FILE` against
+`mpirun -np N <sample> --partition-files PREFIX --distributed`, which cannot --validate; the
+sample.*.rank-files-N ctests)."""
 import argparse
 import re
 import subprocess
@@ -13,8 +16,8 @@ import tempfile
 from pathlib import Path
 
 
-def run(sample, args, extra, out, launcher=()):
-    cmd = [*launcher, sample, *args, *extra, "--validate", "--output", str(out)]
+def run(sample, args, extra, out, launcher=(), validate=True):
+    cmd = [*launcher, sample, *args, *extra, *(["--validate"] if validate else []), "--output", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
@@ -53,11 +56,21 @@ def main():
                    help="the second run must issue supersteps in batches (it prints how many)")
     p.add_argument("--expect-replays", action="store_true",
                    help="the second run must replay recorded batches (it prints how many supersteps)")
+    p.add_argument("--rank-files", metavar="PREFIX",
+                   help="with --ranks N and --graph FILE: the ranks read PREFIX.<r>-of-N in place of FILE")
+    p.add_argument("--graph", help="the graph file of the one-process run (with --rank-files)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     launcher = ()
+    args_one, args_two, validate_two = args, args, True
+    if a.rank_files:
+        if not (a.ranks and a.graph):
+            sys.exit("--rank-files needs --ranks N and --graph FILE")
+        args_one = [a.graph, *args]
+        args_two = ["--partition-files", a.rank_files, *args]
+        validate_two = False  # (no rank holds the whole graph to validate against)
     if a.parts:
         parts = ["--gpus", "1", "--partitions-per-gpu", str(a.parts)] if a.one_gpu else ["--gpus", str(a.parts)]
         runs = [("1 partition", ["--gpus", "1"]), (f"{a.parts} partitions", parts)]
@@ -71,8 +84,8 @@ def main():
     (name_one, extra_one), (name_two, extra_two) = runs
     with tempfile.TemporaryDirectory() as tmp:
         one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
-        run(a.sample, args, extra_one, one)
-        said = run(a.sample, args, extra_two, two, launcher)
+        run(a.sample, args_one, extra_one, one)
+        said = run(a.sample, args_two, extra_two, two, launcher, validate_two)
         lines_one = one.read_text().splitlines()
         lines_two = two.read_text().splitlines()
     if a.expect_batches and "issued in batches" not in said:

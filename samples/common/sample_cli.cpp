@@ -2,6 +2,7 @@
 
 #include <medusa/io/generators.h>
 #include <medusa/io/graph_file.h>
+#include <medusa/partition/rank_files.h>
 #include <medusa/transport/mpi_job.h>
 #include <medusa/transport/transport.h>
 
@@ -54,7 +55,10 @@ std::string g_backend = "host";
       << "  --vertex-order O  device vertex numbering: auto, input or degree (default auto)\n"
       << "  --verbose         print the runtime's layout and memory report\n"
       << "  --distributed     one process per partition: mpirun -np N " << o.program << " ... --distributed\n"
-      << "                    (rank 0 prints and writes --output; docs/multi-gpu.md)\n";
+      << "                    (rank 0 prints and writes --output; docs/multi-gpu.md)\n"
+      << "  --partition-files P  with --distributed: rank r of N reads P.<r>-of-<N> (made by\n"
+      << "                    medusa-part <graph> -k N --rank-files P) in place of a graph file;\n"
+      << "                    no rank reads the whole graph, rank 0 gathers the results\n";
   std::exit(error.empty() ? 0 : 2);
 }
 
@@ -108,6 +112,44 @@ std::vector<std::uint64_t> from_rank0(const Options& o, std::vector<std::uint64_
   words.resize(got.size() / sizeof(std::uint64_t));
   if (!words.empty()) std::memcpy(words.data(), got.data(), got.size());
   return words;
+}
+
+// --partition-files replaces the graph; what needs the whole graph is refused.
+void check_partition_files_options(const Options& o, const std::string& description) {
+  const auto refuse = [&](const std::string& what) {
+    usage(o, description, "--partition-files: " + what);
+  };
+  if (!o.distributed) refuse("the files are read by the ranks of an MPI job: add --distributed (mpirun -np N)");
+  if (!o.graph_file.empty()) refuse("the rank files replace the graph file '" + o.graph_file + "'; give one of them");
+  if (o.validate)
+    refuse("--validate needs the whole graph on rank 0: compare --output with a one-process run's (docs/multi-gpu.md)");
+  if (o.sources != 0) refuse("--sources draws sources from the whole graph's edges; use --source V");
+  if (!o.partition_file.empty()) refuse("the rank files hold the partitioning; drop --partition-file");
+  if (o.symmetrize) refuse("the rank files hold the edges as medusa-part made them (medusa-part --symmetrize)");
+  if (o.grid_rows != 0) refuse("the rank files replace the generated graph; drop --grid");
+}
+
+// Rank r's share of the graph from its partition file: every vertex, its partition's local edges.
+EdgeList load_rank_edges(const Options& opt, bool weighted, EdgeUse use) {
+  const std::uint32_t rank = transport::job_rank(), ranks = transport::job_ranks();
+  const std::string name = rank_file_name(opt.partition_files, rank, ranks);
+  if (use != EdgeUse::GraphOnly)
+    throw std::runtime_error("--partition-files: " + opt.program.substr(opt.program.find_last_of('/') + 1) +
+                             " reads the whole graph's edges besides building its graph (degrees, sources, "
+                             "its CPU reference); run it from the graph file");
+  RankFile file = read_rank_file(opt.partition_files, rank, ranks, RankFilePart::Edges);
+  EdgeList out;
+  static_cast<io::EdgeListData&>(out) = std::move(file.edges);
+  out.source = name;
+  if (weighted && !out.weighted())
+    throw Error("rank " + std::to_string(rank) + ": the partition files have no edge weights, which this sample "
+                "needs: make them from a weighted graph, or with medusa-part --weights LO:HI",
+                name.c_str(), 0);
+  if (!weighted) std::vector<double>().swap(out.weight);
+  out.description = opt.partition_files + ".<rank>-of-" + std::to_string(ranks) + ": " +
+                    std::to_string(out.vertex_count) + " vertices; rank " + std::to_string(rank) + " holds " +
+                    std::to_string(out.src.size()) + " local edges";
+  return out;
 }
 
 }  // namespace
@@ -166,6 +208,7 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
     else if (a == "--validate") o.validate = true;
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--distributed") o.distributed = true;
+    else if (a == "--partition-files") o.partition_files = value();
     else if (a == "--layout") {
       const std::string l = value();
       if (l == "auto") o.layout = Layout::Auto;
@@ -196,11 +239,13 @@ Options parse_options_for(int argc, char** argv, const std::string& description,
                               std::to_string(o.partitions_per_gpu) + " makes " + std::to_string(partitions) +
                               " partitions (G * P); at most " +
                               std::to_string(std::numeric_limits<int>::max()) + " are possible");
+  if (!o.partition_files.empty()) check_partition_files_options(o, description);
   if (o.distributed) join_job(o);
   return o;
 }
 
-EdgeList load_edges(const Options& opt, bool weighted) {
+EdgeList load_edges(const Options& opt, bool weighted, EdgeUse use) {
+  if (!opt.partition_files.empty()) return load_rank_edges(opt, weighted, use);
   EdgeList out;
   if (!reads_graph(opt)) {  // the vertices only: their fields may be set, the edges stay on rank 0
     out.vertex_count = static_cast<VertexId>(from_rank0(opt, {}, "loading the graph (its size from rank 0)").at(0));
@@ -332,6 +377,7 @@ void configure(Config& conf, const Options& opt) {
   conf.layout = opt.layout;
   conf.vertexOrder = opt.vertex_order;
   conf.distributed = opt.distributed;
+  conf.partitionFiles = opt.partition_files;
 }
 
 RunStats sum_runs(const std::vector<RunStats>& runs) {

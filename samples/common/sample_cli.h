@@ -2,7 +2,7 @@
 //   <sample> [graph-file] [--source V] [--iterations N] [--backend cuda|host] [--gpus G]
 //            [--partitions-per-gpu P]
 //            [--weights LO:HI] [--seed S] [--symmetrize] [--validate] [--output FILE] [--verbose]
-//            [--distributed] [--delta D]
+//            [--distributed] [--partition-files PREFIX] [--delta D]
 // With no graph file the sample generates a small R-MAT graph, so it always runs.
 #pragma once
 
@@ -42,6 +42,7 @@ struct Options {
   VertexOrder vertex_order = VertexOrder::Auto;  // --vertex-order
   bool verbose = false;
   bool distributed = false;       // --distributed: one MPI rank per partition (mpirun)
+  std::string partition_files;    // --partition-files PREFIX: rank r reads PREFIX.<r>-of-<N> alone
   std::string output;
 
   // G GPUs with P partitions each: Config::gpuCount (the paper's name counts partitions).
@@ -73,7 +74,13 @@ struct EdgeList : io::EdgeListData {
   std::string source;       // the graph file, or "generated R-MAT scale N", for messages
   std::string description;  // "karate.mtx: 34 vertices, 156 edges"
 };
-EdgeList load_edges(const Options& opt, bool weighted = false);
+// What a sample's main does with the edges. GraphOnly: it builds its Graph from them and sets
+// vertex fields by ID alone, so it can run from per-rank partition files (--partition-files), where
+// each rank's list holds every vertex but only its partition's local edges (Config::partitionFiles).
+// Everything (the default): it also reads them (degrees, sources, a CPU reference), and
+// --partition-files is refused.
+enum class EdgeUse { Everything, GraphOnly };
+EdgeList load_edges(const Options& opt, bool weighted = false, EdgeUse use = EdgeUse::Everything);
 
 // The weights as unsigned integers, for CPU references; a weight that is not one is an error
 // (io::weight_as).
@@ -99,7 +106,7 @@ Graph<V, E> make_graph(const EdgeList& in) {
 }
 
 // Copies the run options (--gpus, --partitions-per-gpu, --partition-file, --replication-hops,
-// --verbose, --distributed) into the configuration.
+// --verbose, --distributed, --partition-files) into the configuration.
 void configure(Config& conf, const Options& opt);
 
 // "supersteps 30, 1.234 ms, 0.52 GTEPS (edges visited / time)" on stdout, and for partitioned runs

@@ -47,7 +47,7 @@ void PageRank() {
 // ---- Configurations and API execution
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "PageRank (ELIST + Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/false, samples::EdgeUse::GraphOnly);
   std::printf("%s\n", edges.description.c_str());
 
   Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);

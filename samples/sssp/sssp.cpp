@@ -62,7 +62,7 @@ void SSSP() {
 // ---- Configurations and API execution
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "SSSP, edge-oriented (EDGE + min-Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/true);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/true, samples::EdgeUse::GraphOnly);
   std::printf("%s, source %u\n", edges.description.c_str(), opt.source);
   if (!samples::source_in_graph(opt, edges)) return 2;
 

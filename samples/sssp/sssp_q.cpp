@@ -50,7 +50,7 @@ void SSSP_Q() {
 
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "SSSP-Q: frontier SSSP (SetActive, ELIST + min-Combiner + VERTEX)");
-  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/true);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/true, samples::EdgeUse::GraphOnly);
   if (!samples::source_in_graph(opt, edges)) return 2;
   const std::vector<VertexId> sources = samples::search_sources(opt, edges);
   std::printf("%s, source %u%s\n", edges.description.c_str(), sources[0],

@@ -1,9 +1,10 @@
-// Vertex partitioning: method choice, METIS quality, contiguous balance, partition files, and the
-// plan a distributed rank holds (its own partitions laid out).
+// Vertex partitioning: method choice, METIS quality, contiguous balance, partition files, the
+// plan a distributed rank holds (its own partitions laid out), and the per-rank partition files.
 #include <medusa/error.h>
 #include <medusa/io/generators.h>
 #include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
+#include <medusa/partition/rank_files.h>
 #include <medusa/topology.h>
 
 #include <catch2/catch.hpp>
@@ -350,4 +351,99 @@ TEST_CASE("a layout goes through bytes whole, and a rank gets the sizes and rout
   bytes.resize(bytes.size() - 1);
   std::size_t at = 0;
   CHECK_THROWS_WITH(read_layout(bytes, at), Catch::Contains("partition layout: "));
+}
+
+TEST_CASE("rank files hold each rank's partition and its local edges", "[partition]") {
+  TempDir dir;
+  io::EdgeListData d = io::generate_grid(6, 7);
+  for (EdgeIndex e = 0; e < d.edge_count(); ++e) d.weight.push_back(static_cast<double>(e) + 0.5);
+  const Topology t = Topology::build(d.vertex_count, d.src, d.dst);
+  const PartitionAssignment a = partition_vertices(t, 3, PartitionMethod::Contiguous);
+  const std::string prefix = (dir.path / "grid").string();
+  const RankFilesWritten written = write_rank_files(prefix, d, t, a);
+  REQUIRE(written.paths == std::vector<std::string>{prefix + ".0-of-3", prefix + ".1-of-3", prefix + ".2-of-3"});
+  const PartitionPlan whole = build_partition_plan(t, a, 1);
+  EdgeIndex local_edges = 0;
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    const RankFile f = read_rank_file(prefix, r, 3, RankFilePart::Plan);
+    CHECK(f.header.graph_id == written.graph_id);
+    CHECK(f.header.weighted);
+    REQUIRE(f.plan.parts == 3);
+    CHECK(f.plan.hops == 1);
+    CHECK(f.plan.global_vertices == t.vertex_count);
+    CHECK(f.plan.global_edges == t.edge_count);
+    for (std::uint32_t q = 0; q < 3; ++q) {
+      const PartitionLayout& got = f.plan.partitions[q];
+      CHECK(got.held == (q == r));
+      CHECK(got.hop_begin == whole.partitions[q].hop_begin);
+      CHECK(got.replicas.size() == whole.partitions[q].replicas.size());
+    }
+    const PartitionLayout& mine = f.plan.partitions[r];
+    CHECK(mine.global_id == whole.partitions[r].global_id);
+    CHECK(mine.input_edge == whole.partitions[r].input_edge);
+    CHECK(mine.topology.out_dst == whole.partitions[r].topology.out_dst);
+    const RankFile e = read_rank_file(prefix, r, 3, RankFilePart::Edges);
+    CHECK(e.edges.vertex_count == t.vertex_count);
+    REQUIRE(e.edges.edge_count() == mine.topology.edge_count);
+    for (EdgeIndex j = 0; j < e.edges.edge_count(); ++j) {
+      const EdgeIndex input = mine.input_edge[j];
+      REQUIRE(e.edges.src[j] == d.src[input]);
+      REQUIRE(e.edges.dst[j] == d.dst[input]);
+      REQUIRE(e.edges.weight[j] == d.weight[input]);
+    }
+    local_edges += e.edges.edge_count();
+  }
+  CHECK(local_edges == t.edge_count);  // (one hop: every edge in its tail's partition alone)
+}
+
+TEST_CASE("rank file errors name the file and what is wrong", "[partition]") {
+  TempDir dir;
+  const io::EdgeListData d = io::generate_grid(5, 5);
+  const Topology t = Topology::build(d.vertex_count, d.src, d.dst);
+  const std::string prefix = (dir.path / "g").string();
+  write_rank_files(prefix, d, t, partition_vertices(t, 2, PartitionMethod::Contiguous));
+  const auto error_of = [&](std::uint32_t rank, std::uint32_t ranks) -> std::string {
+    try {
+      read_rank_file(prefix, rank, ranks, RankFilePart::Plan);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const auto bytes_of = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string rank0 = bytes_of(prefix + ".0-of-2"), rank1 = bytes_of(prefix + ".1-of-2");
+  SECTION("a job of another number of ranks") {
+    const std::string e = error_of(1, 3);
+    CHECK_THAT(e, Catch::Contains(prefix + ".1-of-3:0: rank 1 of 3 cannot open its partition file"));
+    CHECK_THAT(e, Catch::Contains("there is " + prefix + ".0-of-2: the files were made for another number of ranks"));
+    CHECK_THAT(e, Catch::Contains("medusa-part <graph> -k 3 --rank-files " + prefix));
+  }
+  SECTION("another rank's file") {
+    dir.file("g.0-of-2", rank1);
+    CHECK_THAT(error_of(0, 2), Catch::Contains(prefix + ".0-of-2:0: the file was made for rank 1 of 2 ranks, and "
+                                                        "rank 0 of 2 reads it"));
+  }
+  SECTION("cut short") {
+    dir.file("g.1-of-2", rank1.substr(0, rank1.size() / 2));
+    CHECK_THAT(error_of(1, 2), Catch::Contains("the partition file is damaged"));
+  }
+  SECTION("a byte changed") {
+    std::string changed = rank0;
+    changed[changed.size() / 2] = static_cast<char>(changed[changed.size() / 2] ^ 1);
+    dir.file("g.0-of-2", changed);
+    CHECK_THAT(error_of(0, 2), Catch::Contains("damaged") && Catch::Contains("checksum different"));
+  }
+  SECTION("not a partition file") {
+    dir.file("g.0-of-2", "0\n1\n");
+    CHECK_THAT(error_of(0, 2), Catch::Contains("not a Medusa partition file"));
+  }
+  SECTION("another format version") {
+    std::string old = rank0;
+    old[8] = static_cast<char>(kRankFileVersion + 1);  // (the version follows the 8-byte magic)
+    dir.file("g.0-of-2", old);
+    CHECK_THAT(error_of(0, 2), Catch::Contains("format version " + std::to_string(kRankFileVersion + 1)));
+  }
 }

@@ -77,6 +77,12 @@ struct Config {
   // gpmetis-format file (one partition number per line): read when it exists, written otherwise,
   // so a large graph is partitioned once. Empty: partition every run.
   std::string partitionFile;
+  // Distributed runs from per-rank partition files made by `medusa-part <graph> -k N --rank-files
+  // PREFIX`: rank r of the N-rank job reads PREFIX.<r>-of-<N> alone (its partition's local graph,
+  // edges and replica routes), and no rank reads the whole graph. The program's Graph on each
+  // rank must hold every vertex and its partition's local edges (partition/rank_files.h). Empty:
+  // rank 0 reads the graph and sends each rank its partition.
+  std::string partitionFiles;
   // Hops of head-vertex replicas (the paper's multi-hop replication): replicas are refreshed every
   // `replicationHops` supersteps. 0: the cost model picks within replicationMemoryBudget.
   std::uint32_t replicationHops = 0;

@@ -298,6 +298,11 @@ std::uint64_t resident_bytes(const Topology& t) {
          bytes_of(t.in_offsets) + bytes_of(t.in_src) + bytes_of(t.in_edge) + bytes_of(t.input_edge);
 }
 
+std::uint64_t topology_bytes(VertexId vertices, EdgeIndex edges) {
+  const std::uint64_t offsets = 2 * (std::uint64_t{vertices} + 1) * sizeof(EdgeIndex);  // out_offsets, in_offsets
+  return offsets + edges * (3 * sizeof(VertexId) + 3 * sizeof(EdgeIndex));  // out_dst, edge_src, in_src; rid, in_edge, input_edge
+}
+
 std::uint64_t PartitionLayout::resident_bytes() const {
   std::uint64_t n = medusa::resident_bytes(topology);
   n += bytes_of(global_id) + bytes_of(hop_begin) + bytes_of(out_degree) + bytes_of(in_degree) + bytes_of(input_edge);

@@ -1,9 +1,13 @@
 // medusa-part: partition a graph file (or a generated Kronecker graph) into k parts and write a
-// gpmetis-format partition file that runs can load (Config::partitionFile).
+// gpmetis-format partition file that runs can load (Config::partitionFile), or with --rank-files
+// one file per rank of a k-rank MPI job, so that no rank reads the whole graph
+// (Config::partitionFiles, partition/rank_files.h).
 #include <medusa/error.h>
 #include <medusa/io/generators.h>
 #include <medusa/io/graph_file.h>
+#include <medusa/io/weights.h>
 #include <medusa/partition/assignment.h>
+#include <medusa/partition/rank_files.h>
 #include <medusa/topology.h>
 
 #include <chrono>
@@ -12,6 +16,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +27,15 @@ void print_help(std::ostream& out) {
          "       medusa-part --scale S -k N [options]\n"
          "Splits the vertices into N parts and writes one partition number per line (gpmetis format).\n"
          "  -k N               number of parts (>= 1)\n"
-         "  -o FILE            output file (default <graph>.part.N, or kron-S.part.N with --scale)\n"
+         "  -o FILE            output file (default <graph>.part.N, or kron-S.part.N with --scale;\n"
+         "                     with --rank-files only when given)\n"
+         "  --rank-files P     also write P.<r>-of-N for r = 0..N-1: what rank r of an N-rank job needs\n"
+         "                     to run its partition (its local graph, edges and replica routes);\n"
+         "                     run with mpirun -np N <program> --partition-files P --distributed\n"
+         "  --weights LO:HI    with --rank-files, for inputs without weights: random integer weights,\n"
+         "                     seeded by --seed (the samples' --weights and --seed give the same)\n"
          "  --method M         auto (METIS when built in), metis, contiguous (default auto)\n"
-         "  --seed S           METIS seed, and the generator's seed with --scale (default 1)\n"
+         "  --seed S           METIS seed, the generator's with --scale, the weights' with --weights (default 1)\n"
          "  --symmetrize       add the reverse of every edge before partitioning\n"
          "  --scale S          partition a generated Kronecker graph (2^S vertices, edge factor 16)\n"
          "  --help             this text\n"
@@ -49,7 +60,7 @@ std::uint64_t parse_unsigned(const std::string& option, const std::string& text,
 
 int main(int argc, char** argv) {
   using namespace medusa;
-  std::string graph_file, output, method_name = "auto";
+  std::string graph_file, output, method_name = "auto", rank_prefix, weights;
   std::uint64_t parts = 0, seed = 1, scale = 0;
   bool have_k = false, have_scale = false, symmetrize = false;
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -74,6 +85,10 @@ int main(int argc, char** argv) {
     } else if (a == "--scale") {
       scale = parse_unsigned(a, value(), 31);
       have_scale = true;
+    } else if (a == "--rank-files") {
+      rank_prefix = value();
+    } else if (a == "--weights") {
+      weights = value();
     } else if (a == "--symmetrize") {
       symmetrize = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -96,7 +111,20 @@ int main(int argc, char** argv) {
     usage_error("--method metis: this medusa-part was built without METIS (install libmetis-dev and "
                 "reconfigure), or use --method contiguous");
   const std::string name = have_scale ? "kron-" + std::to_string(scale) : graph_file;
-  if (output.empty()) output = name + ".part." + std::to_string(parts);
+  if (output.empty() && rank_prefix.empty()) output = name + ".part." + std::to_string(parts);
+  if (!rank_prefix.empty() && parts < 2) usage_error("--rank-files: a job needs at least 2 ranks (-k 2 or more)");
+  if (!weights.empty() && rank_prefix.empty()) usage_error("--weights is for --rank-files (the only output with weights)");
+  std::optional<io::RandomWeights> random_weights;
+  if (!weights.empty()) {
+    const std::size_t colon = weights.find(':');
+    if (colon == std::string::npos) usage_error("--weights expects LO:HI, got '" + weights + "'");
+    io::RandomWeights w;
+    w.seed = seed;
+    w.lo = static_cast<std::uint32_t>(parse_unsigned("--weights", weights.substr(0, colon), 0xFFFFFFFFull));
+    w.hi = static_cast<std::uint32_t>(parse_unsigned("--weights", weights.substr(colon + 1), 0xFFFFFFFFull));
+    if (w.lo > w.hi) usage_error("--weights: LO is larger than HI");
+    random_weights = w;
+  }
 
   try {
     using clock = std::chrono::steady_clock;
@@ -115,12 +143,19 @@ int main(int argc, char** argv) {
       r.symmetrize = symmetrize;
       data = io::read_graph(graph_file, r);
     }
+    if (random_weights) {
+      io::WeightOptions w;
+      w.random = random_weights;
+      io::require_weights(data, name, w);
+    }
     Topology topology = Topology::build(data.vertex_count, data.src, data.dst);
-    data = io::EdgeListData{};
+    if (rank_prefix.empty()) data = io::EdgeListData{};
     auto t1 = clock::now();
     PartitionAssignment a = partition_vertices(topology, static_cast<std::uint32_t>(parts), method, seed);
     auto t2 = clock::now();
-    save_partition(output, a);
+    if (!output.empty()) save_partition(output, a);
+    RankFilesWritten rank_files;
+    if (!rank_prefix.empty()) rank_files = write_rank_files(rank_prefix, data, topology, a);
     PartitionQuality q = measure_partition(topology, a);
     const double load_s = std::chrono::duration<double>(t1 - t0).count();
     const double part_s = std::chrono::duration<double>(t2 - t1).count();
@@ -138,7 +173,11 @@ int main(int argc, char** argv) {
     for (std::uint32_t p = 0; p < a.parts; ++p)
       std::printf("%4u  %8llu  %8llu\n", p, static_cast<unsigned long long>(q.vertices[p]),
                   static_cast<unsigned long long>(q.edges[p]));
-    std::printf("wrote:      %s\n", output.c_str());
+    if (!output.empty()) std::printf("wrote:      %s\n", output.c_str());
+    for (std::size_t r = 0; r < rank_files.paths.size(); ++r)
+      std::printf("wrote:      %s (%.3f MB, rank %zu of %zu%s)\n", rank_files.paths[r].c_str(),
+                  static_cast<double>(rank_files.bytes[r]) / 1e6, r, rank_files.paths.size(),
+                  data.weighted() ? ", weighted edges" : "");
   } catch (const std::exception& e) {
     std::cerr << "medusa-part: " << e.what() << "\n";
     return 1;

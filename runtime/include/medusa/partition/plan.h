@@ -77,6 +77,8 @@ struct PartitionPlan {
 
 // Host bytes of a topology's arrays.
 std::uint64_t resident_bytes(const Topology& t);
+// The same of a topology of `vertices` and `edges` once built (for a graph no process builds).
+std::uint64_t topology_bytes(VertexId vertices, EdgeIndex edges);
 
 // Builds the layouts for `hops` >= 1 hops of replicas. Throws medusa::Error if the assignment does
 // not cover the topology. With `held` (one flag per partition; empty: all), the partitions not

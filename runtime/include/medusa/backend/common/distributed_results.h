@@ -2,7 +2,7 @@
 // vertices its partitions own and of the edges they hold, and sends those values on: to every
 // other rank when every rank holds the graph (one all-gather), so each rank's graph ends up with
 // the whole result, as in one process; to rank 0 alone when only rank 0 holds it
-// (partition_transfer.h: graph_holders). A rank holds the layouts of its own partitions only
+// (partition_transfer.h: graph_holders), or when no rank does (partition files). A rank holds the layouts of its own partitions only
 // (PartitionLayout::held), so each block says where its values go. Block of a rank: for each
 // partition it owns (ascending), the owned vertices' global IDs (when a vertex field is written)
 // and the edges' input indices (when an edge field is), then each written vertex field of the
@@ -11,6 +11,7 @@
 #pragma once
 
 #include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/partition_transfer.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/transport/transport.h>
@@ -105,14 +106,16 @@ void unpack_results(const std::vector<std::vector<std::byte>>& blocks, const Par
 
 inline constexpr const char* kGatherStep = "Dump_Result (every rank's results to rank 0)";
 
-// Dump_Result of a distributed run, after the engines of rank 0 downloaded into `graph`: the other
-// ranks' engines download into records of their partitions alone (they may not hold the graph),
-// and every rank's block goes to rank 0, or to every rank when `every_rank` holds the graph.
+// Dump_Result of a distributed run, after the engines of rank 0 downloaded into `graph` when it
+// holds the whole graph: the other ranks' engines (and rank 0's, from partition files) download
+// into records of their partitions alone, and every rank's block goes to rank 0, or to every rank
+// when every rank holds the graph.
 template <class Program, class Engines, class GraphType>
 void collect_results(transport::Transport& t, const PartitionPlan& plan, const Engines& engines, GraphType& graph,
-                     bool every_rank) {
+                     GraphHolders holders) {
   const transport::PartitionOwnership own = t.ownership();
-  std::vector<GraphType> records(own.rank == 0 ? 0 : engines.size());
+  const bool root_downloaded = own.rank == 0 && holders != GraphHolders::NoRank;
+  std::vector<GraphType> records(root_downloaded ? 0 : engines.size());
   for (std::uint32_t i = 0; i < records.size(); ++i) {
     const PartitionLayout& l = plan.partitions[own.partition(i)];
     records[i] = GraphType(l.owned_count());
@@ -120,11 +123,11 @@ void collect_results(transport::Transport& t, const PartitionPlan& plan, const E
     engines[i]->download(records[i]);
   }
   const std::vector<std::byte> mine = pack_results<Program>(plan, own, [&](const PartitionLayout& l) {
-    return own.rank == 0 ? std::make_pair(&graph, false) : std::make_pair(&records[own.local_index(l.index)], true);
+    return root_downloaded ? std::make_pair(&graph, false) : std::make_pair(&records[own.local_index(l.index)], true);
   });
   // Rank 0's own results are in its graph already; another rank's go in through its block.
-  const std::uint32_t skip = own.rank == 0 ? 0 : ~std::uint32_t{0};
-  if (every_rank) unpack_results<Program>(t.all_gather(mine), plan, own, skip, graph);
+  const std::uint32_t skip = root_downloaded ? 0 : ~std::uint32_t{0};
+  if (holders == GraphHolders::EveryRank) unpack_results<Program>(t.all_gather(mine), plan, own, skip, graph);
   else if (const auto blocks = t.gather_to_root(mine, kGatherStep); own.rank == 0)
     unpack_results<Program>(blocks, plan, own, skip, graph);
 }

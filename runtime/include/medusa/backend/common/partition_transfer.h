@@ -33,6 +33,7 @@ namespace medusa::common {
 enum class GraphHolders {
   EveryRank,  // every rank passed the whole graph (one process, or a program that builds it everywhere)
   RankZero,   // the other ranks passed a graph without edges
+  NoRank,     // each rank read its own partition file (Config::partitionFiles: rank_file_setup.h)
 };
 
 namespace transfer {

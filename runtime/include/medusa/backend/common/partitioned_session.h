@@ -15,7 +15,8 @@
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
 // partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
 // engines_[i] is partition ownership.partition(i). Rank 0 lays out every partition from its graph
-// and sends the other ranks theirs (partition_transfer.h).
+// and sends the other ranks theirs (partition_transfer.h), or each rank reads its own partition
+// file (Config::partitionFiles: rank_file_setup.h).
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>
@@ -32,6 +33,7 @@
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
+#include <medusa/backend/common/rank_file_setup.h>
 #include <medusa/backend/common/rank_group.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/backend/common/step_state_guard.h>
@@ -89,12 +91,21 @@ class PartitionedSession : public SessionBase {
     check_partitionable<Program>(parts, conf, ranks_.distributed());
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     GraphShape shape{GraphHolders::EveryRank, graph.vertex_count(), graph.edge_count()};
-    if (ranks_.distributed()) shape = graph_holders(ranks_.transport(), graph.vertex_count(), graph.edge_count());
+    if (ranks_.distributed() && conf.partitionFiles.empty())
+      shape = graph_holders(ranks_.transport(), graph.vertex_count(), graph.edge_count());
     holders_ = shape.holders;
     vertex_count_ = shape.vertices;
     edge_count_ = shape.edges;
     std::uint64_t graph_bytes = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge);
-    if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
+    std::uint64_t whole_graph_bytes = 0;  // (0: rank 0's graph is the whole graph)
+    if (!conf.partitionFiles.empty()) {  // (each rank reads its own partition: rank_file_setup.h)
+      graph_bytes += rank_file_engines<Program>(ranks_.transport(), conf_, graph, plan_, engines_, order_);
+      holders_ = GraphHolders::NoRank;
+      vertex_count_ = plan_.global_vertices;
+      edge_count_ = plan_.global_edges;
+      whole_graph_bytes = one_process_graph_bytes<GraphType>(plan_);
+      use_hops(plan_.hops);
+    } else if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
       graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);
       use_hops(plan_.hops);
     } else {
@@ -117,7 +128,7 @@ class PartitionedSession : public SessionBase {
     if (parts > 1) {
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport());
-      holdings_ = ranks_.share_holdings(plan_, graph_bytes);
+      holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
     }
     use_config(conf_);
   }
@@ -148,7 +159,10 @@ class PartitionedSession : public SessionBase {
   // so does every rank when every rank holds the graph (else the others' graphs stay as they are).
   void Dump_Result(GraphType& graph) {
     ranks_.ending_job_on_failure([&] {
-      const bool whole = ranks_.reports() || holders_ == GraphHolders::EveryRank;  // (this rank's graph)
+      const bool whole = holders_ != GraphHolders::NoRank && (ranks_.reports() || holders_ == GraphHolders::EveryRank);
+      MEDUSA_REQUIRE(holders_ != GraphHolders::NoRank || !ranks_.reports() || graph.vertex_count() == vertex_count_,
+                     "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
+                         " vertices, but the partition files are of a graph of " + std::to_string(vertex_count_));
       MEDUSA_REQUIRE(!whole || (graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_),
                      "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
                          " vertices and " + std::to_string(graph.edge_count()) +
@@ -158,9 +172,9 @@ class PartitionedSession : public SessionBase {
         for (auto& e : engines_) e->download(graph);
         return;
       }
-      if (ranks_.reports())
+      if (ranks_.reports() && holders_ != GraphHolders::NoRank)
         for (auto& e : engines_) e->download(graph);
-      collect_results<Program>(ranks_.transport(), plan_, engines_, graph, holders_ == GraphHolders::EveryRank);
+      collect_results<Program>(ranks_.transport(), plan_, engines_, graph, holders_);
     });
   }
 

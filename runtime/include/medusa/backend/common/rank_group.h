@@ -123,11 +123,13 @@ class RankGroup {
   // What each rank holds, in rank order: its host bytes of partition layouts, the bytes of the
   // layouts of its own partitions alone (their sum over the ranks is every partition's layout, what
   // one process holds), and its bytes of the graph (`graph_bytes` of each rank: the user's graph
-  // and what it received of it).
+  // and what it received of it). `whole_graph`: what one process holds of the graph, when no rank
+  // does (partition files; 0: rank 0's graph is the whole graph).
   struct Holdings {
     std::vector<std::uint64_t> resident, own, graph;
+    std::uint64_t whole_graph = 0;
   };
-  Holdings share_holdings(const PartitionPlan& plan, std::uint64_t graph_bytes) {
+  Holdings share_holdings(const PartitionPlan& plan, std::uint64_t graph_bytes, std::uint64_t whole_graph = 0) {
     const std::uint64_t resident = plan.resident_bytes();
     std::uint64_t own = 0;
     for (const PartitionLayout& l : plan.partitions) own += own_.owns(l.index) ? l.resident_bytes() : 0;
@@ -135,6 +137,7 @@ class RankGroup {
                                    static_cast<double>(graph_bytes)};
     const std::vector<double> all = distributed() ? transport::gather_doubles(*transport_, mine) : mine;
     Holdings h;
+    h.whole_graph = whole_graph;
     for (std::size_t r = 0; r + 2 < all.size(); r += 3) {
       h.resident.push_back(static_cast<std::uint64_t>(all[r]));
       h.own.push_back(static_cast<std::uint64_t>(all[r + 1]));
@@ -144,12 +147,14 @@ class RankGroup {
   }
 
   // A line per rank: the partitions it holds, its share of all partitions' layouts and its share
-  // of the graph (rank 0's, which holds the whole graph).
+  // of the graph (rank 0's, which holds the whole graph, or Holdings::whole_graph).
   std::string describe_holdings(const Holdings& h, std::uint32_t parts) const {
     if (!distributed()) return "";
     std::uint64_t all = 0;
     for (std::uint64_t b : h.own) all += b;
-    const double whole = h.graph.empty() ? 0.0 : static_cast<double>(h.graph.front());
+    const double whole = h.whole_graph != 0 ? static_cast<double>(h.whole_graph)
+                         : h.graph.empty()  ? 0.0
+                                            : static_cast<double>(h.graph.front());
     const auto percent = [](double part, double of) { return of == 0 ? 0.0 : 100.0 * part / of; };
     std::string out;
     char line[320];
