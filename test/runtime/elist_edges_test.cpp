@@ -823,3 +823,66 @@ TEST_CASE("A schedule set in the source is its Run's tuning (push or pull forced
     CHECK(overridden.levels == plain.levels);
   }
 }
+
+// ---- A registered plan (medusa/plan.h) takes the session's fusion decisions -------------------
+namespace elist_edges_test {
+void planned_rank_step() { rank_step<SendRankEdges>(medusa::Domain::All); }
+using medusa::plan::Form;
+using medusa::plan::Over;
+// What medusa-cc plans for rank_step: the pull gather, then UpdateRank (joined to it on CUDA).
+constexpr medusa::plan::Step kGatherPlan[] = {{Form::PullGather, medusa::ELIST, Over::All},
+                                              {Form::JoinedVertex, medusa::VERTEX, Over::All}};
+// The same under a source schedule's no_gather_fusion(): three launches.
+constexpr medusa::plan::Step kUnfusedPlan[] = {{Form::Unfused, medusa::ELIST, Over::All},
+                                               {Form::Launch, medusa::VERTEX, Over::All}};
+// A plan whose first call is not rank_step's (a VERTEX launch): every superstep departs at once.
+constexpr medusa::plan::Step kOtherPlan[] = {{Form::Launch, medusa::VERTEX, Over::All},
+                                             {Form::Unfused, medusa::ELIST, Over::All}};
+template <std::size_t N>
+RankRun run_planned(const medusa_test::EdgeList& el, const medusa::plan::Step (&steps)[N]) {
+  medusa::detail::register_plan(&planned_rank_step, {"planned_rank_step", steps, N});
+  medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  medusa::Config conf;
+  conf.combinerOpType = medusa::MEDUSA_SUM;
+  conf.maxIteration = 5;
+  auto device = medusa::Init_Device_DS(graph, conf);
+  RankRun run;
+  run.stats = device.Run(&planned_rank_step);
+  device.Dump_Result(graph);
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
+  return run;
+}
+}  // namespace elist_edges_test
+
+TEST_CASE("A registered plan decides the fusion: a pull gather, or three launches", "[runtime][plan]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  const RankRun fused = run_planned(el, kGatherPlan);
+  CHECK(fused.stats.fused_passes == 5);
+  CHECK(fused.stats.plan_supersteps == 5);
+  CHECK(fused.stats.plan_departures == 0);
+  // Config::pullFusion and the engine would fuse, but the plan's step says three launches.
+  const RankRun unfused = run_planned(el, kUnfusedPlan);
+  CHECK(unfused.stats.fused_passes == 0);
+  CHECK(unfused.stats.plan_supersteps == 5);
+  CHECK(unfused.stats.plan_departures == 0);
+  CHECK(unfused.stats.edges_visited == fused.stats.edges_visited);
+  std::size_t mismatches = 0;
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
+    mismatches += std::fabs(fused.ranks[v] - unfused.ranks[v]) > 1e-5f * std::fabs(unfused.ranks[v]) + 1e-7f;
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("Calls that depart from the registered plan fall back to the run-time rules", "[runtime][plan]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  const RankRun departed = run_planned(el, kOtherPlan);
+  CHECK(departed.stats.plan_departures == 5);
+  CHECK(departed.stats.plan_supersteps == 0);
+  CHECK(departed.stats.fused_passes == 5);  // the run-time rules fuse, though the plan would not have
+  // No plan registered: the run-time rules alone, nothing counted against a plan.
+  const RankRun unplanned = run_pagerank<SendRankEdges>(el, medusa::Domain::All);
+  CHECK(unplanned.stats.fused_passes == 5);
+  CHECK(unplanned.stats.plan_supersteps + unplanned.stats.plan_departures == 0);
+}
