@@ -374,10 +374,9 @@ template <class Send>
 void replayable_rank_step() {
   rank_step<Send>(medusa::Domain::All);
 }
-// `replayable` (Domain::All only): through replayable_rank_step.
-template <class Send>
-RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true,
-                     std::uint32_t iterations = 5, bool replayable = false) {
+// PageRank on `el`, half of its vertices active at first; run_on(device) makes the Run.
+template <class RunOn>
+RankRun pagerank_ranks(const medusa_test::EdgeList& el, bool fuse, std::uint32_t iterations, const RunOn& run_on) {
   medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
@@ -388,15 +387,20 @@ RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, boo
   conf.pullFusion = fuse;
   auto device = medusa::Init_Device_DS(graph, conf);
   RankRun run;
-  if (replayable) {
-    medusa::detail::register_replayable_iteration(&replayable_rank_step<Send>);
-    run.stats = device.Run(&replayable_rank_step<Send>);
-  } else {
-    run.stats = device.Run([domain] { rank_step<Send>(domain); });
-  }
+  run.stats = run_on(device);
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
   return run;
+}
+// `replayable` (Domain::All only): through replayable_rank_step.
+template <class Send>
+RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true,
+                     std::uint32_t iterations = 5, bool replayable = false) {
+  return pagerank_ranks(el, fuse, iterations, [&](auto& device) {
+    if (!replayable) return device.Run([domain] { rank_step<Send>(domain); });
+    medusa::detail::register_replayable_iteration(&replayable_rank_step<Send>);
+    return device.Run(&replayable_rank_step<Send>);
+  });
 }
 
 struct LevelRun {
@@ -840,18 +844,9 @@ constexpr medusa::plan::Step kOtherPlan[] = {{Form::Launch, medusa::VERTEX, Over
                                              {Form::Unfused, medusa::ELIST, Over::All}};
 template <std::size_t N>
 RankRun run_planned(const medusa_test::EdgeList& el, const medusa::plan::Step (&steps)[N]) {
+  const medusa_test::ScopedEnv fusion("MEDUSA_PULL_FUSION", "on");  // (also in the runs that set it off)
   medusa::detail::register_plan(&planned_rank_step, {"planned_rank_step", steps, N});
-  medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
-  graph.SetEdges(el.src, el.dst);
-  medusa::Config conf;
-  conf.combinerOpType = medusa::MEDUSA_SUM;
-  conf.maxIteration = 5;
-  auto device = medusa::Init_Device_DS(graph, conf);
-  RankRun run;
-  run.stats = device.Run(&planned_rank_step);
-  device.Dump_Result(graph);
-  for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
-  return run;
+  return pagerank_ranks(el, true, 5, [](auto& device) { return device.Run(&planned_rank_step); });
 }
 }  // namespace elist_edges_test
 
@@ -882,6 +877,7 @@ TEST_CASE("Calls that depart from the registered plan fall back to the run-time 
   CHECK(departed.stats.plan_supersteps == 0);
   CHECK(departed.stats.fused_passes == 5);  // the run-time rules fuse, though the plan would not have
   // No plan registered: the run-time rules alone, nothing counted against a plan.
+  const medusa_test::ScopedEnv fusion("MEDUSA_PULL_FUSION", "on");
   const RankRun unplanned = run_pagerank<SendRankEdges>(el, medusa::Domain::All);
   CHECK(unplanned.stats.fused_passes == 5);
   CHECK(unplanned.stats.plan_supersteps + unplanned.stats.plan_departures == 0);
