@@ -848,20 +848,23 @@ RankRun run_planned(const medusa_test::EdgeList& el, const medusa::plan::Step (&
   medusa::detail::register_plan(&planned_rank_step, {"planned_rank_step", steps, N});
   return pagerank_ranks(el, true, 5, [](auto& device) { return device.Run(&planned_rank_step); });
 }
+// A Run's fused passes, and its supersteps that followed the plan and that departed from it.
+void check_plan_counts(const medusa::RunStats& s, std::uint32_t fused, std::uint32_t followed,
+                       std::uint32_t departed) {
+  CHECK(s.fused_passes == fused);
+  CHECK(s.plan_supersteps == followed);
+  CHECK(s.plan_departures == departed);
+}
 }  // namespace elist_edges_test
 
 TEST_CASE("A registered plan decides the fusion: a pull gather, or three launches", "[runtime][plan]") {
   using namespace elist_edges_test;
   const medusa_test::EdgeList el = hub_graph();
   const RankRun fused = run_planned(el, kGatherPlan);
-  CHECK(fused.stats.fused_passes == 5);
-  CHECK(fused.stats.plan_supersteps == 5);
-  CHECK(fused.stats.plan_departures == 0);
+  check_plan_counts(fused.stats, 5, 5, 0);
   // Config::pullFusion and the engine would fuse, but the plan's step says three launches.
   const RankRun unfused = run_planned(el, kUnfusedPlan);
-  CHECK(unfused.stats.fused_passes == 0);
-  CHECK(unfused.stats.plan_supersteps == 5);
-  CHECK(unfused.stats.plan_departures == 0);
+  check_plan_counts(unfused.stats, 0, 5, 0);
   CHECK(unfused.stats.edges_visited == fused.stats.edges_visited);
   std::size_t mismatches = 0;
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
@@ -873,12 +876,9 @@ TEST_CASE("Calls that depart from the registered plan fall back to the run-time 
   using namespace elist_edges_test;
   const medusa_test::EdgeList el = hub_graph();
   const RankRun departed = run_planned(el, kOtherPlan);
-  CHECK(departed.stats.plan_departures == 5);
-  CHECK(departed.stats.plan_supersteps == 0);
-  CHECK(departed.stats.fused_passes == 5);  // the run-time rules fuse, though the plan would not have
+  check_plan_counts(departed.stats, 5, 0, 5);  // the run-time rules fuse, though the plan would not have
   // No plan registered: the run-time rules alone, nothing counted against a plan.
   const medusa_test::ScopedEnv fusion("MEDUSA_PULL_FUSION", "on");
   const RankRun unplanned = run_pagerank<SendRankEdges>(el, medusa::Domain::All);
-  CHECK(unplanned.stats.fused_passes == 5);
-  CHECK(unplanned.stats.plan_supersteps + unplanned.stats.plan_departures == 0);
+  check_plan_counts(unplanned.stats, 5, 0, 0);
 }
