@@ -623,6 +623,8 @@ std::string ProgramEmitter::emit(const EmitOptions& options) const {
   if (!plans.empty()) {
     out.toGenerated();
     for (const SuperstepPlan& plan : plans) out.append(planComment(plan));
+    for (std::size_t i = 0; i < plans.size(); ++i)  // (one plan per model_.iterations entry)
+      if (model_.iterations[i].plain_function) out.append(templates_.render("iteration_plan", planCode(plans[i])));
   }
   if (!model_.replayable_iterations.empty()) {
     out.toGenerated();

@@ -90,16 +90,19 @@ class Folder {
     const auto unfused = [&](PlanStep& st) {
       st.form = "three launches: fill, the pass, Combiner()";
       st.why = why;
+      st.runs_as = StepForm::Unfused;
     };
     int n = each(kPullGather, unfused);
     n += each(kFrontier, [&](PlanStep& st) {
       st.form = "three launches: fill, the pass pushed over the frontier's out-edges, Combiner()";
       st.why = why;
+      st.runs_as = StepForm::Unfused;
     });
     n += each(kPushCombine, unfused);
     each(kJoinedVertex, [&](PlanStep& st) {
       st.form = "launch";
       st.why = why + " leaves no gather to join";
+      st.runs_as = StepForm::Launch;
     });
     if (n == 0)
       warn("no_gather_fusion() changes nothing: no InitMessageBuffer + pass + Combiner() of it runs as one pass");
@@ -146,6 +149,7 @@ class Folder {
       if (each(kPushCombine, [&](PlanStep& st) {
             st.form = "three launches: fill, the pass, Combiner()";
             st.why = set("no_push_combine()");
+            st.runs_as = StepForm::Unfused;
           }) == 0)
         warn("no_push_combine() changes nothing: no InitMessageBuffer + EMV<EDGE>::Run + Combiner() of it is pushed");
       return;
@@ -168,7 +172,7 @@ class Folder {
     if (s_.vertex_fusion == 0 || s_.gather_fusion == kOff) return;
     const bool off = s_.vertex_fusion == kOff;
     const int n = each(kJoinedVertex, [&](PlanStep& st) {
-      if (off) st.form = "launch";
+      if (off) st.form = "launch", st.runs_as = StepForm::Launch;
       st.why = off ? set("no_vertex_fusion()") : set("vertex_fusion()") + "; " + st.why;
     });
     if (n == 0 && off) warn("no_vertex_fusion() changes nothing: no VERTEX launch of it joins a pull gather");
@@ -208,6 +212,7 @@ class Folder {
     if (each(kReceiversAtEnd, [&](PlanStep& st) {
           st.form = "over the receivers";
           st.why = set("no_end_fusion()");
+          st.runs_as = StepForm::Launch;
         }) == 0)
       warn("no_end_fusion() changes nothing: no EMV<VERTEX>::Run over Domain::Received of it ends a superstep");
   }
@@ -219,6 +224,7 @@ class Folder {
         each(kReceiversAtEnd, [&](PlanStep& st) {
           st.form = "over the receivers";
           st.why = set("no_batching()") + ": no batched superstep's end to run in";
+          st.runs_as = StepForm::Launch;
         });
     } else if (s_.superstep_batch == kBatchAlways) {
       if (model_.uses().edge_frontier)

@@ -1,6 +1,7 @@
 #include "medusa-cc/SuperstepPlan.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace medusa::cc {
@@ -18,6 +19,16 @@ std::string spell(const PlanOp& op) {
   std::string s = std::string("EMV<") + apiKindName(op.run_kind) + ">::Run(" + op.functor;
   if (op.domain != DomainUse::All) s += std::string(", ") + domainName(op.domain);
   return s + ")";
+}
+
+// `step` as the runtime runs it: `form`, over the calls of `op` (its EMV<K>::Run, if any).
+PlanStep runsAs(PlanStep step, StepForm form, const PlanOp& op) {
+  step.runs_as = form;
+  if (op.kind == Op::Run) {
+    step.run_kind = op.run_kind;
+    step.domain = op.domain;
+  }
+  return step;
 }
 
 // Whether conf.combinerOpType is set to one of `names` everywhere it is set (and set at all).
@@ -58,8 +69,9 @@ class Planner {
       gather_of.clear();
     }
     if (!it.straight_line)
-      p.steps.push_back({"(operations under branches or loops)", "issued as called",
-                         "not every Medusa operation is a statement of " + it.function + "'s body"});
+      p.steps.push_back(runsAs({"(operations under branches or loops)", "issued as called",
+                                "not every Medusa operation is a statement of " + it.function + "'s body"},
+                               StepForm::AsCalled, {}));
     if (std::optional<PlanStep> fold = aggregateFold()) p.steps.push_back(*fold);
     p.superstep_end = superstepEnd();
     const auto& replayable_list = model_.replayable_iterations;  // spelled "::ns::F"
@@ -95,27 +107,29 @@ class Planner {
     const std::string ops = "InitMessageBuffer + " + spell(run) + " + Combiner()";
     const std::string limits = "; with one partition, messagesPerEdge = 1 and an arithmetic message";
     if (f != nullptr && f->in_edges) {
-      p.steps.push_back(inEdgePull(ops, *f));
+      p.steps.push_back(runsAs(inEdgePull(ops, *f), StepForm::InEdgePull, run));
       return true;
     }
     if (!model_.message_is_arithmetic || model_.uses().sends_by_id) return false;  // (by_id.h: plain Combiner)
     const bool min_max = operatorIs(model_, {"MEDUSA_MIN", "MEDUSA_MAX"});
     if (run.run_kind == ApiKind::Edge && run.domain == DomainUse::All && model_.combiner_consumes_slots) {
-      p.steps.push_back({ops, min_max ? "push-combine" : "push-combine under MEDUSA_MIN / MEDUSA_MAX, else three passes",
-                         "no message slot is read after its Combiner, so each edge folds its message into its "
-                         "head's combined value" + limits});
+      p.steps.push_back(runsAs({ops, min_max ? "push-combine" : "push-combine under MEDUSA_MIN / MEDUSA_MAX, else three passes",
+                                "no message slot is read after its Combiner, so each edge folds its message into its "
+                                "head's combined value" + limits},
+                               StepForm::PushCombine, run));
       return true;
     }
     if (!edgeParallel(f) || run.domain == DomainUse::Received) return false;
     std::string why = run.functor + "'s edge loop has independent iterations";
     if (f->edge_loop->uniform_message) why += ", and its message depends only on its vertex: computed once per source";
     if (run.domain == DomainUse::All) {
-      p.steps.push_back({ops, "pull gather", why + limits});
+      p.steps.push_back(runsAs({ops, "pull gather", why + limits}, StepForm::PullGather, run));
       return true;
     }
-    p.steps.push_back({ops, min_max ? "frontier: pulled when dense, else pushed into the combined values"
-                                    : "frontier: pulled when dense, else pushed",
-                       why + "; the direction is chosen per superstep (run time: E/8 frontier edges)" + limits});
+    p.steps.push_back(runsAs({ops, min_max ? "frontier: pulled when dense, else pushed into the combined values"
+                                           : "frontier: pulled when dense, else pushed",
+                              why + "; the direction is chosen per superstep (run time: E/8 frontier edges)" + limits},
+                             StepForm::FrontierPass, run));
     return true;
   }
 
@@ -137,11 +151,12 @@ class Planner {
       for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
       return out;
     };
-    return PlanStep{"fold aggregates " + list(names),
-                    "inside the launches that add (one atomic per warp on CUDA); partitions folded in order; "
-                    "read back and published for the next superstep",
-                    list(adders) + (adders.size() == 1 ? " calls" : " call") +
-                        " add(); value() reads the previous superstep's fold"};
+    return runsAs({"fold aggregates " + list(names),
+                   "inside the launches that add (one atomic per warp on CUDA); partitions folded in order; "
+                   "read back and published for the next superstep",
+                   list(adders) + (adders.size() == 1 ? " calls" : " call") +
+                       " add(); value() reads the previous superstep's fold"},
+                  StepForm::AggregateFold, {});
   }
 
   PlanStep joinedVertex(const PlanOp& op, const std::string& pass) const {
@@ -150,7 +165,7 @@ class Planner {
     if (f != nullptr && f->next_source_functor == pass)
       why += "; it also computes the next superstep's messages of " + pass +
              " where they depend only on the vertex (graphs of at most 8 edges per vertex: run time)";
-    return {spell(op), "joined to the gather before it (CUDA)", why};
+    return runsAs({spell(op), "joined to the gather before it (CUDA)", why}, StepForm::JoinedVertex, op);
   }
 
   // No sendMsg, only sendMsgTo: runtime's common::defers_slot_fill.
@@ -160,6 +175,14 @@ class Planner {
   }
 
   PlanStep plain(const PlanOp& op) const {
+    const StepForm form = op.kind == Op::InitMessageBuffer ? StepForm::Fill
+                          : op.kind == Op::Combiner        ? StepForm::Combine
+                          : op.kind == Op::UserCombiner    ? StepForm::CombineWith
+                          : op.run_kind == ApiKind::Vertex && op.domain == DomainUse::Received ? StepForm::ReceiverVertex
+                                                                                             : StepForm::Launch;
+    return runsAs(plainStep(op), form, op);
+  }
+  PlanStep plainStep(const PlanOp& op) const {
     switch (op.kind) {
       case Op::InitMessageBuffer:
         if (sendsOnlyById())
@@ -227,6 +250,25 @@ std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_p
   return plans;
 }
 
+const char* stepFormName(StepForm form) {
+  switch (form) {
+    case StepForm::Fill: return "Fill";
+    case StepForm::Launch: return "Launch";
+    case StepForm::Combine: return "Combine";
+    case StepForm::CombineWith: return "CombineWith";
+    case StepForm::PullGather: return "PullGather";
+    case StepForm::FrontierPass: return "FrontierPass";
+    case StepForm::PushCombine: return "PushCombine";
+    case StepForm::Unfused: return "Unfused";
+    case StepForm::InEdgePull: return "InEdgePull";
+    case StepForm::JoinedVertex: return "JoinedVertex";
+    case StepForm::ReceiverVertex: return "ReceiverVertex";
+    case StepForm::AsCalled: return "AsCalled";
+    case StepForm::AggregateFold: return "AggregateFold";
+  }
+  return "Launch";
+}
+
 std::string planComment(const SuperstepPlan& plan) {
   std::string out = "// ---- medusa-cc: superstep plan of " + plan.function + " (docs/design/superstep-plan.md) ----\n";
   int n = 1;
@@ -239,6 +281,31 @@ std::string planComment(const SuperstepPlan& plan) {
   out += "//  " + plan.replay + "\n";
   for (const std::string& r : plan.run_time) out += "//  run time: " + r + "\n";
   return out;
+}
+
+std::map<std::string, std::string> planCode(const SuperstepPlan& plan) {
+  std::string name;
+  for (char c : plan.function) name += c == ':' ? '_' : c;  // ("ns::F" -> ns__F)
+  const auto over = [](DomainUse d) {
+    switch (d) {
+      case DomainUse::All: return "All";
+      case DomainUse::Active: return "Active";
+      case DomainUse::Received: return "Received";
+      case DomainUse::Dynamic: break;
+    }
+    return "Any";
+  };
+  std::string steps;  // (one line each: the template indents them)
+  for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+    const PlanStep& s = plan.steps[i];
+    steps += std::string(i ? "\n" : "") + "{medusa::plan::Form::" + stepFormName(s.runs_as) + ", medusa::" +
+             apiKindName(s.run_kind) + ", medusa::plan::Over::" + over(s.domain) + "},  // " + std::to_string(i + 1) +
+             ". " + s.form;
+  }
+  return {{"function", plan.function},
+          {"name", name},
+          {"steps", steps},
+          {"count", std::to_string(plan.steps.size())}};
 }
 
 }  // namespace medusa::cc

@@ -27,7 +27,7 @@ class OperationCollector : public clang::RecursiveASTVisitor<OperationCollector>
     const clang::FunctionDecl* function = enclosingFunction(call, top_level);
     if (function == nullptr) return true;  // in a lambda
     auto [at, inserted] = index_.emplace(function, ops.size());
-    if (inserted) ops.push_back({function->getQualifiedNameAsString(), true, {}});
+    if (inserted) ops.push_back({function->getQualifiedNameAsString(), true, plainFunction(*function), {}});
     IterationOps& it = ops[at->second];
     it.straight_line = it.straight_line && top_level;
     it.ops.push_back(*op);
@@ -57,6 +57,13 @@ class OperationCollector : public clang::RecursiveASTVisitor<OperationCollector>
       op.functor = record != nullptr ? record->getNameAsString() : "op";
     }
     return op;
+  }
+
+  // `void F()`, a namespace member outside anonymous namespaces, not a template: `&::F` names it.
+  static bool plainFunction(const clang::FunctionDecl& f) {
+    if (f.getNumParams() != 0 || !f.getReturnType()->isVoidType() || f.isTemplated()) return false;
+    if (llvm::isa<clang::CXXMethodDecl>(f) || f.isInAnonymousNamespace()) return false;
+    return f.getDeclContext()->getRedeclContext()->isFileContext();
   }
 
   // The function around `call`; `top_level` when the call is a statement of its body.

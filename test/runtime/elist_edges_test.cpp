@@ -374,10 +374,9 @@ template <class Send>
 void replayable_rank_step() {
   rank_step<Send>(medusa::Domain::All);
 }
-// `replayable` (Domain::All only): through replayable_rank_step.
-template <class Send>
-RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true,
-                     std::uint32_t iterations = 5, bool replayable = false) {
+// PageRank on `el`, half of its vertices active at first; run_on(device) makes the Run.
+template <class RunOn>
+RankRun pagerank_ranks(const medusa_test::EdgeList& el, bool fuse, std::uint32_t iterations, const RunOn& run_on) {
   medusa::Graph<RankVertex, RankEdge> graph(el.vertex_count);
   graph.SetEdges(el.src, el.dst);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
@@ -388,15 +387,20 @@ RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, boo
   conf.pullFusion = fuse;
   auto device = medusa::Init_Device_DS(graph, conf);
   RankRun run;
-  if (replayable) {
-    medusa::detail::register_replayable_iteration(&replayable_rank_step<Send>);
-    run.stats = device.Run(&replayable_rank_step<Send>);
-  } else {
-    run.stats = device.Run([domain] { rank_step<Send>(domain); });
-  }
+  run.stats = run_on(device);
   device.Dump_Result(graph);
   for (medusa::VertexId v = 0; v < el.vertex_count; ++v) run.ranks.push_back(graph.vertex(v).rank);
   return run;
+}
+// `replayable` (Domain::All only): through replayable_rank_step.
+template <class Send>
+RankRun run_pagerank(const medusa_test::EdgeList& el, medusa::Domain domain, bool fuse = true,
+                     std::uint32_t iterations = 5, bool replayable = false) {
+  return pagerank_ranks(el, fuse, iterations, [&](auto& device) {
+    if (!replayable) return device.Run([domain] { rank_step<Send>(domain); });
+    medusa::detail::register_replayable_iteration(&replayable_rank_step<Send>);
+    return device.Run(&replayable_rank_step<Send>);
+  });
 }
 
 struct LevelRun {
@@ -822,4 +826,59 @@ TEST_CASE("A schedule set in the source is its Run's tuning (push or pull forced
     CHECK(seen.pushed == 0);
     CHECK(overridden.levels == plain.levels);
   }
+}
+
+// ---- A registered plan (medusa/plan.h) takes the session's fusion decisions -------------------
+namespace elist_edges_test {
+void planned_rank_step() { rank_step<SendRankEdges>(medusa::Domain::All); }
+using medusa::plan::Form;
+using medusa::plan::Over;
+// What medusa-cc plans for rank_step: the pull gather, then UpdateRank (joined to it on CUDA).
+constexpr medusa::plan::Step kGatherPlan[] = {{Form::PullGather, medusa::ELIST, Over::All},
+                                              {Form::JoinedVertex, medusa::VERTEX, Over::All}};
+// The same under a source schedule's no_gather_fusion(): three launches.
+constexpr medusa::plan::Step kUnfusedPlan[] = {{Form::Unfused, medusa::ELIST, Over::All},
+                                               {Form::Launch, medusa::VERTEX, Over::All}};
+// A plan whose first call is not rank_step's (a VERTEX launch): every superstep departs at once.
+constexpr medusa::plan::Step kOtherPlan[] = {{Form::Launch, medusa::VERTEX, Over::All},
+                                             {Form::Unfused, medusa::ELIST, Over::All}};
+template <std::size_t N>
+RankRun run_planned(const medusa_test::EdgeList& el, const medusa::plan::Step (&steps)[N]) {
+  const medusa_test::ScopedEnv fusion("MEDUSA_PULL_FUSION", "on");  // (also in the runs that set it off)
+  medusa::detail::register_plan(&planned_rank_step, {"planned_rank_step", steps, N});
+  return pagerank_ranks(el, true, 5, [](auto& device) { return device.Run(&planned_rank_step); });
+}
+// A Run's fused passes, and its supersteps that followed the plan and that departed from it.
+void check_plan_counts(const medusa::RunStats& s, std::uint32_t fused, std::uint32_t followed,
+                       std::uint32_t departed) {
+  CHECK(s.fused_passes == fused);
+  CHECK(s.plan_supersteps == followed);
+  CHECK(s.plan_departures == departed);
+}
+}  // namespace elist_edges_test
+
+TEST_CASE("A registered plan decides the fusion: a pull gather, or three launches", "[runtime][plan]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  const RankRun fused = run_planned(el, kGatherPlan);
+  check_plan_counts(fused.stats, 5, 5, 0);
+  // Config::pullFusion and the engine would fuse, but the plan's step says three launches.
+  const RankRun unfused = run_planned(el, kUnfusedPlan);
+  check_plan_counts(unfused.stats, 0, 5, 0);
+  CHECK(unfused.stats.edges_visited == fused.stats.edges_visited);
+  std::size_t mismatches = 0;
+  for (medusa::VertexId v = 0; v < el.vertex_count; ++v)
+    mismatches += std::fabs(fused.ranks[v] - unfused.ranks[v]) > 1e-5f * std::fabs(unfused.ranks[v]) + 1e-7f;
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("Calls that depart from the registered plan fall back to the run-time rules", "[runtime][plan]") {
+  using namespace elist_edges_test;
+  const medusa_test::EdgeList el = hub_graph();
+  const RankRun departed = run_planned(el, kOtherPlan);
+  check_plan_counts(departed.stats, 5, 0, 5);  // the run-time rules fuse, though the plan would not have
+  // No plan registered: the run-time rules alone, nothing counted against a plan.
+  const medusa_test::ScopedEnv fusion("MEDUSA_PULL_FUSION", "on");
+  const RankRun unplanned = run_pagerank<SendRankEdges>(el, medusa::Domain::All);
+  check_plan_counts(unplanned.stats, 5, 0, 0);
 }

@@ -163,8 +163,19 @@ struct PlanOp {
 struct IterationOps {
   std::string function;
   bool straight_line = true;  // every Medusa operation is a statement of the function's body
+  // A `void F()` outside anonymous namespaces and classes: Device::Run can be given it, and the
+  // generated code can name it to register its plan.
+  bool plain_function = false;
   std::vector<PlanOp> ops;
 };
+
+// What the runtime does with a step's operations: medusa::plan::Form (runtime/include/medusa/plan.h),
+// enumerator for enumerator, in the emitted constexpr plan.
+enum class StepForm {
+  Fill, Launch, Combine, CombineWith, PullGather, FrontierPass, PushCombine, Unfused, InEdgePull,
+  JoinedVertex, ReceiverVertex, AsCalled, AggregateFold
+};
+const char* stepFormName(StepForm form);  // "PullGather": the runtime enumerator
 
 // A step of the superstep plan: the operations it covers, the form the runtime gives them, and
 // why medusa-cc expects that form (SuperstepPlan.h).
@@ -172,6 +183,9 @@ struct PlanStep {
   std::string operations;  // "InitMessageBuffer + EMV<ELIST>::Run(SendRank) + Combiner()"
   std::string form;        // "pull gather"
   std::string why;
+  StepForm runs_as = StepForm::Launch;
+  ApiKind run_kind = ApiKind::Vertex;  // of the step's EMV<K>::Run (VERTEX for steps without one)
+  DomainUse domain = DomainUse::All;   // of that Run
 };
 
 // A MEDUSA_SCHEDULE of the main file (ScheduleAnalysis): each setting is the value of its

@@ -8,6 +8,7 @@
 #include "medusa-cc/ProgramModel.h"
 #include "medusa-cc/ScheduleFold.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,9 @@ std::vector<SuperstepPlan> planSupersteps(const ProgramModel& model, bool edge_p
 
 // The plan as comment lines ("// ..."), for the generated code.
 std::string planComment(const SuperstepPlan& plan);
+
+// The values of the iteration_plan template: the plan as the constexpr medusa::plan::Step array
+// that the runtime runs (runtime/include/medusa/plan.h).
+std::map<std::string, std::string> planCode(const SuperstepPlan& plan);
 
 }  // namespace medusa::cc

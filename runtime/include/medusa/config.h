@@ -134,6 +134,13 @@ struct RunStats {
   // Supersteps the host issued whose pass computing one message per source vertex was skipped: the
   // VERTEX step before had computed those messages (CUDA; docs/design/pull-fusion.md).
   std::uint32_t source_passes_skipped = 0;
+  // InitMessageBuffer + pass + Combiner() runs issued as one fused pass (pull gather, frontier
+  // pass, push-combine), summed over supersteps the host issued.
+  std::uint32_t fused_passes = 0;
+  // A Run of a function with a registered plan (medusa/plan.h): the issued supersteps whose calls
+  // followed it, and those that departed from it and fell back to the run-time rules.
+  std::uint32_t plan_supersteps = 0;
+  std::uint32_t plan_departures = 0;
   // Partitioned runs (gpuCount > 1): the replica exchange.
   std::uint32_t partitions = 1;
   std::uint32_t replication_hops = 1;

@@ -11,6 +11,7 @@
 #include <medusa/error.h>
 #include <medusa/graph.h>
 #include <medusa/neighbor_sets.h>
+#include <medusa/plan.h>
 #include <medusa/print_error.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>

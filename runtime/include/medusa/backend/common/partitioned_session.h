@@ -31,6 +31,7 @@
 #include <medusa/backend/common/partition_transfer.h>
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/plan_cursor.h>
 #include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/rank_file_setup.h>
@@ -45,6 +46,7 @@
 #include <medusa/graph.h>
 #include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
+#include <medusa/plan.h>
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
 #include <medusa/backend/common/scheduled_run.h>
@@ -141,9 +143,11 @@ class PartitionedSession : public SessionBase {
 
   // Medusa::Run: one call of `iteration` per superstep until a vote or maxIteration stops it.
   // A function medusa-cc registered as replayable (replayable_iteration.h) may have batches of its
-  // supersteps launched again without being called.
+  // supersteps launched again without being called. Its registered plan (medusa/plan.h) takes the
+  // fusion decisions of the calls that follow it (plan_cursor.h).
   RunStats Run(void (*iteration)()) {
     MEDUSA_REQUIRE(iteration != nullptr, "Device::Run: the iteration function is null");
+    plan_cursor_.begin_run(medusa::detail::plan_of(iteration));
     const ScheduledRun<PartitionedSession> scheduled(*this, medusa::detail::schedule_of(iteration));
     return ranks_.ending_job_on_failure([&] {
       return run_guarded([iteration] { iteration(); }, medusa::detail::is_replayable_iteration(iteration));
@@ -151,6 +155,7 @@ class PartitionedSession : public SessionBase {
   }
   template <class F>
   RunStats Run(F&& iteration) {
+    plan_cursor_.begin_run(nullptr);
     return ranks_.ending_job_on_failure([&] { return run_guarded([&iteration] { iteration(); }, false); });
   }
 
@@ -178,8 +183,15 @@ class PartitionedSession : public SessionBase {
     });
   }
 
+  // Combiner(op) of the iteration function.
   template <class Op>
   void combine(const Op& op) {
+    plan_cursor_.call(PlanCall::combiner_with());
+    combine_with(op);
+  }
+  // The fold of Combiner(op) and of an unfused Combiner().
+  template <class Op>
+  void combine_with(const Op& op) {
     if constexpr (Program::uses.sends_by_id)
       if (!common::is_builtin_combiner_op<Op>::value)
         MEDUSA_THROW("Combiner(op): the program sends by vertex id (sendMsgTo), which folds with the built-in "
@@ -191,9 +203,10 @@ class PartitionedSession : public SessionBase {
   // ---- SessionBase ----
   void init_message_buffer(const void* value, const std::type_info& type) override {
     const Message init = message_from_value<Message>(value, type);
+    const plan::Step* planned = plan_cursor_.call(PlanCall::fill());
     flush_deferred();
     last_fill_ = init;
-    if (pull_fusion_) {  // a fused pass writes every slot: the fill waits to see if one follows
+    if (pull_fusion_ && plan_defers_fill(planned)) {  // a fused pass writes every slot: the fill waits to see if one follows
       fill_deferred_ = true;
       deferred_fill_ = init;
     } else {
@@ -202,6 +215,7 @@ class PartitionedSession : public SessionBase {
     message_hop_ = hops_;
   }
   void combine_builtin() override {
+    plan_cursor_.call(PlanCall::combiner());
     if (in_edges_.held()) {
       MEDUSA_REQUIRE(!Program::uses.sends_by_id, "an in-edge ELIST functor in a program that sends by vertex id "
                                                  "(sendMsgTo): its pulled Combiner does not fold sends by id yet");
@@ -211,9 +225,10 @@ class PartitionedSession : public SessionBase {
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
       fused(deferred_fill_);
+      ++stats_.fused_passes;
       return;
     }
-    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine(op); });
+    visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) { this->combine_with(op); });
   }
   std::uint32_t superstep() const override { return superstep_; }
   const Config& config() const override { return conf_; }
@@ -223,8 +238,9 @@ class PartitionedSession : public SessionBase {
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
     check_partitioned_adds<K, Element>(parts_);  // (every rank's partitions)
+    [[maybe_unused]] const plan::Step* planned = plan_cursor_.call(PlanCall::run(K, domain));
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
-      if (domain == Domain::All && gather_pending()) {  // runs in the fused pass's gather
+      if (domain == Domain::All && gather_pending() && plan_joins_vertex(planned)) {  // runs in the fused pass's gather
         return visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
           dispatch<VERTEX>(domain, [&](Engine& e, const LaunchRange& r) {
             if (e.gather_pending()) e.issue_pending_gather(op, element);  // (over the same vertices)
@@ -234,7 +250,7 @@ class PartitionedSession : public SessionBase {
       }
     }
     if constexpr (K == VERTEX && Engine::kBatchesSupersteps) {
-      if (domain == Domain::Received) {  // may run in the superstep's end (the engine says where it can)
+      if (domain == Domain::Received && plan_holds_receivers(planned)) {  // may run in the superstep's end
         flush_deferred();
         bool held = true;
         for (auto& e : engines_) held = e->hold_receiver_vertex(element) && held;
@@ -259,6 +275,7 @@ class PartitionedSession : public SessionBase {
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
+    plan_cursor_.call(PlanCall::run(ELIST, domain));
     const auto push = [this, domain, element] {
       dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
         e.launch_elist_edges(domain, element, r);
@@ -275,6 +292,7 @@ class PartitionedSession : public SessionBase {
   template <class Element>
   void launch_elist_in_edges(Domain domain, const Element& element) {
     PendingInEdges::check_launch(domain, engines_.size());
+    plan_cursor_.call(PlanCall::run(ELIST, domain));
     if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
     in_edges_.hold([this, element, fill = last_fill_] {  // (one partition: check_launch refused more)
@@ -495,7 +513,9 @@ class PartitionedSession : public SessionBase {
       medusa::detail::bind_host_step_state(&host_step_);
       begin_aggregates<Program>(engines_, step, conf_);
       for (auto& e : engines_) e->begin_superstep(step);
+      plan_cursor_.begin_superstep();
       iteration();
+      plan_cursor_.end_superstep(stats_);
       // A VERTEX launch the engine held as the superstep's last operation ends the batched superstep
       // (nothing else can be deferred after it: every later call would have issued it).
       if (!vertex_held()) flush_deferred();
@@ -545,6 +565,8 @@ class PartitionedSession : public SessionBase {
       std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n",
                    stats_.supersteps, stats_.seconds, stats_.stop_reason.c_str(),
                    static_cast<unsigned long long>(stats_.edges_visited));
+      if (stats_.fused_passes != 0) std::fprintf(stderr, "medusa: %u fused passes\n", stats_.fused_passes);
+      if (const std::string p = plan_cursor_.describe(stats_); !p.empty()) std::fprintf(stderr, "%s\n", p.c_str());
       if (exchange_)
         std::fprintf(stderr, "medusa: replica exchange: %u refreshes, %.3f MB, %.3f ms copying\n",
                      stats_.exchange_refreshes, static_cast<double>(stats_.exchange_bytes) / 1e6,
@@ -623,6 +645,7 @@ class PartitionedSession : public SessionBase {
   std::function<void()> deferred_push_;                 // the deferred launch, as issued
   std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
   PendingInEdges in_edges_;
+  PlanCursor plan_cursor_;  // the registered plan of the Run's function, call by call
   Message last_fill_{};  // of the last InitMessageBuffer
   std::uint32_t hops_ = 1, fresh_hop_ = 1, message_hop_ = 1;
   std::uint32_t superstep_ = 0;
