@@ -10,6 +10,7 @@
 #include <medusa/config.h>
 #include <medusa/error.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -32,8 +33,9 @@ class BatchController {
 
   // The end of a batched superstep, in three steps over every partition of the run (the session
   // issues each step on all of them before the next), the same for one partition and for k:
-  // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep (a
-  //    partition alone) ends in that same kernel, the stop rule included.
+  // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep of
+  //    a partition alone ends in that same kernel, the stop rule included; on one of k partitions
+  //    that kernel queues the replicas the exchange flagged instead.
   // 2. end_batched_supersteps_together: one kernel applies the stop rule to the votes of all the
   //    partitions and begins the next superstep on each (superstep_batch.cuh).
   // 3. batched_superstep_outcome: the batch's read-back when it is full, `last` (maxIteration) or
@@ -50,6 +52,14 @@ class BatchController {
     if (e.superstep_queued_) {  // SetActive() queued the next frontier and set its flags
       MEDUSA_REQUIRE(e.slots_ != SlotState::FrontierSources,
                      "internal: message slots pending on a pushed frontier in a queued superstep");
+      if (!e.whole_graph()) {  // the replicas too, then the superstep ends on every partition together
+        e.issue_held();
+        queue_replicas_clear_frontier(s);
+        e.swap_queued_frontiers();
+        ++e.queued_swaps_;
+        ended_here_ = false;
+        return;
+      }
       if (e.held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
         const auto join = std::move(e.held_join_);
         e.drop_held();
@@ -205,6 +215,19 @@ class BatchController {
  protected:
   Engine& self() { return static_cast<Engine&>(*this); }
   const Engine& self() const { return static_cast<const Engine&>(*this); }
+
+  // The part of a queued superstep's end on one partition of k, before the swap: the replicas whose
+  // flags the exchange delivered join the next frontier's queue, and the ending frontier's flags
+  // are cleared (superstep_batch.cuh).
+  void queue_replicas_clear_frontier(cudaStream_t s) {
+    Engine& e = self();
+    const VertexId first = e.owned_count_, end = static_cast<VertexId>(e.V_);
+    const std::uint64_t threads = std::max<std::uint64_t>(batch_.vertex_bound(), end - first);
+    gpu::launch_kernel<gpu::kernels::queue_replicas_clear_frontier_kernel<Message>>(
+        gpu::grid_for(threads, e.max_blocks_), 256, s, e.ctx(), e.d_active_vertices_.data(), e.d_active_flags_.data(),
+        batch_.device_state(), first != end ? e.replica_flag_landing() : nullptr, first, end);
+    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_clear_frontier_kernel");
+  }
 
   // Cross-stream order between partitions at a batched superstep's end.
   void record_step_event() {
