@@ -141,6 +141,8 @@ class BatchController {
     batch_start_edges_ = e.edges_visited_;
   }
   bool batch_active() const { return batch_.active(); }
+  // Batched supersteps whose next frontier SetActive() queued, since the last call.
+  std::uint32_t take_queued_supersteps() { return std::exchange(queued_supersteps_, 0u); }
   // Ends the batch that a read-back let follow on this partition while another's ended: the
   // partitions batch together or not at all.
   void leave_batch() {
@@ -252,16 +254,20 @@ class BatchController {
   void require_exact_counts() {
     step_batchable_ = false;
     if (!batch_.active()) return;
-    take_batch(/*leave=*/true);
+    take_batch(/*leave=*/true, /*mid_superstep=*/true);
     if (batch_.outcome().stopped) batch_.stop_mid_superstep();
   }
-  // Reads the batch back and takes its counts as the exact ones.
-  const gpu::BatchOutcome& take_batch(bool leave) {
+  // Reads the batch back and takes its counts as the exact ones. `mid_superstep`: the superstep
+  // being issued did not end in the batch.
+  const gpu::BatchOutcome& take_batch(bool leave, bool mid_superstep = false) {
     Engine& e = self();
     const bool repeats = host_step_state() == batch_start_;
     if (!batch_.replay_ready()) recorded_host_edges_ = e.edges_visited_ - batch_start_edges_;
     const std::uint32_t first_step = batch_.first_step();
     const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.E_, leave, repeats);
+    // (a batch queues all its supersteps or none: superstep_queued_ depends on its grid bounds)
+    if (e.superstep_queued_)
+      queued_supersteps_ += o.stopped ? o.stop_step + 1 - first_step : e.superstep_ + (mid_superstep ? 0 : 1) - first_step;
     // The supersteps after a stop did nothing on the device, but the host still issued them: their
     // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
     // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
@@ -334,6 +340,7 @@ class BatchController {
   std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
   std::vector<cudaStream_t> side_streams_;   // (add_side_stream)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
+  std::uint32_t queued_supersteps_ = 0;  // (take_queued_supersteps)
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
   std::uint32_t combined_swaps_ = 0;
