@@ -176,6 +176,7 @@ __global__ void __launch_bounds__(256)
                                          std::uint8_t* ending_flags, const BatchState* b,
                                          const std::uint8_t* landing, VertexId first_replica, VertexId end) {
   await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (no functor runs here: the contract of a KernelCtx)
   if (b->halted != 0) return;
   const unsigned long long ending_count = b->active_vertices, replicas = end - first_replica;
   const unsigned long long n = ending_count > replicas ? ending_count : replicas;

@@ -73,7 +73,10 @@ class Frontiers {
       d_next_active_vertex_.zero(s);
       d_active_vertices_.allocate(V);
       if (queued_frontier_) d_next_queue_.allocate(V);
-      if (queued_frontier_ && !e.whole_graph()) d_replica_flags_.allocate(flag_words);
+      if (queued_frontier_ && !e.whole_graph()) {
+        d_replica_flags_.allocate(flag_words);
+        d_replica_flags_.zero(s);  // (every refresh overwrites the replicas' bytes)
+      }
       expansion_.allocate(V);
       if (e.pull_fusion_) {
         d_active_flags_.allocate(flag_words);
