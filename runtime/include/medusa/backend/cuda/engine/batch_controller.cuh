@@ -266,8 +266,10 @@ class BatchController {
     const std::uint32_t first_step = batch_.first_step();
     const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.E_, leave, repeats);
     // (a batch queues all its supersteps or none: superstep_queued_ depends on its grid bounds)
-    if (e.superstep_queued_)
-      queued_supersteps_ += o.stopped ? o.stop_step + 1 - first_step : e.superstep_ + (mid_superstep ? 0 : 1) - first_step;
+    if (e.superstep_queued_) {
+      const std::uint32_t ended = e.superstep_ + (mid_superstep ? 0 : 1);  // (supersteps before `ended` ended)
+      queued_supersteps_ += (o.stopped ? o.stop_step + 1 : ended) - first_step;
+    }
     // The supersteps after a stop did nothing on the device, but the host still issued them: their
     // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
     // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
