@@ -59,6 +59,9 @@ def main():
     p.add_argument("--rank-files", metavar="PREFIX",
                    help="with --ranks N and --graph FILE: the ranks read PREFIX.<r>-of-N in place of FILE")
     p.add_argument("--graph", help="the graph file of the one-process run (with --rank-files)")
+    p.add_argument("--expect-queued", action="store_true",
+                   help="the second run must queue the next frontiers of batched supersteps in SetActive(), "
+                        "on every partition (it prints how many)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -93,6 +96,9 @@ def main():
     replayed = [int(n) for n in re.findall(r"issued in batches, (\d+) of them replayed", said)]
     if a.expect_replays and not any(replayed):
         sys.exit(f"FAILED: {name_two} replayed no recorded batch")
+    queued = [int(n) for n in re.findall(r"(\d+) batched supersteps queued their next frontier", said)]
+    if a.expect_queued and not any(queued):
+        sys.exit(f"FAILED: {name_two} queued no batched superstep's frontier in SetActive() on every partition")
     if len(lines_one) != len(lines_two):
         sys.exit(f"{name_one} wrote {len(lines_one)} results, {name_two} {len(lines_two)}")
     bad = 0

@@ -401,6 +401,9 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
   if (stats.batched_supersteps > 0)
     std::printf("%s: %u supersteps issued in batches, %u of them replayed from a recording\n", name.c_str(),
                 stats.batched_supersteps, stats.replayed_supersteps);
+  if (stats.queued_supersteps > 0)
+    std::printf("%s: %u batched supersteps queued their next frontier in SetActive()%s\n", name.c_str(),
+                stats.queued_supersteps, stats.partitions > 1 ? " (on the partition that queued fewest)" : "");
   if (stats.source_passes_skipped > 0)
     std::printf("%s: %u supersteps used source messages that the VERTEX step before computed\n", name.c_str(),
                 stats.source_passes_skipped);

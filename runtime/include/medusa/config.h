@@ -131,6 +131,9 @@ struct RunStats {
   // Of those, supersteps launched as a replay of a recorded batch, without the host issuing them
   // (an iteration function medusa-cc proved replayable).
   std::uint32_t replayed_supersteps = 0;
+  // Of those, supersteps whose next frontier SetActive() queued, without a pass over every vertex's
+  // flag (on k partitions: those of the partition with the fewest).
+  std::uint32_t queued_supersteps = 0;
   // Supersteps the host issued whose pass computing one message per source vertex was skipped: the
   // VERTEX step before had computed those messages (CUDA; docs/design/pull-fusion.md).
   std::uint32_t source_passes_skipped = 0;

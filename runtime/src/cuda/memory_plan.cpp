@@ -112,6 +112,8 @@ MemoryPlan plan_memory(const GraphShape& g) {
     item("spare received flags (pushes in batches of supersteps)", mul(add(V, 3) / 4, 4));
   }
   if (g.queued_frontier) item("next frontier queue (SetActive in batches of supersteps)", vertex_ids);
+  if (g.queued_frontier && g.partitioned)
+    item("replicas' frontier flags from the exchange (queued frontiers on partitions)", mul(add(V, 3) / 4, 4));
   if (g.priority_slots) {
     item("priorities given in a superstep (SetActive(priority))", mul(V, sizeof(std::uint64_t)));
     item("priorities of waiting vertices (priority buckets)", mul(V, sizeof(std::uint64_t)));

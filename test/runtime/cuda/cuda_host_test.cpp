@@ -58,6 +58,12 @@ TEST_CASE("memory plan counts the receiver queues and the queued frontier of bat
   CHECK(gpu::plan_memory(g).total() == without + 1000 * (2 * 4 + 4 + 1));
   g.queued_frontier = true;
   CHECK(gpu::plan_memory(g).total() == without + 1000 * (3 * 4 + 4 + 1));
+  // A partition also lands its replicas' flags apart (a byte per vertex), beside its global maps.
+  g.partitioned = true;
+  g.queued_frontier = false;
+  const std::uint64_t partitioned = gpu::plan_memory(g).total();
+  g.queued_frontier = true;
+  CHECK(gpu::plan_memory(g).total() == partitioned + 1000 * (4 + 1));
 }
 
 TEST_CASE("memory plan counts the priority slots and far piles of SetActive(priority)", "[cuda][runtime]") {

@@ -553,6 +553,11 @@ class PartitionedSession : public SessionBase {
       }
     }
     for (auto& e : engines_) stats_.edges_visited += e->take_edges_visited();
+    if constexpr (Engine::kBatchesSupersteps) {
+      stats_.queued_supersteps = ~std::uint32_t{0};
+      for (auto& e : engines_)
+        stats_.queued_supersteps = std::min(stats_.queued_supersteps, e->take_queued_supersteps());
+    }
     if constexpr (Engine::kFusesVertexIntoGather)
       for (auto& e : engines_) stats_.source_passes_skipped += e->take_source_prefetches();
     stats_.partitions = parts_;

@@ -35,6 +35,7 @@ struct GraphShape {
   bool frontier_flags = false;        // the vertex frontier as flags too, twice (pulls, pushes)
   bool receiver_queues = false;       // two queues of the vertices a batched push reached, spare combined
   bool queued_frontier = false;       // a second vertex queue: SetActive() in batched supersteps
+                                      // (partitioned: and the replicas' flags as the exchange copies them)
   bool priority_slots = false;        // SetActive(priority): priorities given and waiting, the near-far piles
   std::uint64_t column_edge_bytes = 0;  // the column slots of Layout::ColumnMajor / Hybrid
 };

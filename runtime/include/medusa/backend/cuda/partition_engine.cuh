@@ -151,21 +151,23 @@ class PartitionEngine : private gpu::EngineCore,
     // runs report every superstep, so they read each one back. The partitions of a run batch
     // together: one kernel ends each batched superstep for all of them, so they must be in one
     // process (no MPI ranks, whose exchange goes through the host). Pushes in a batch whose slots
-    // nothing reads keep their receivers as a queue: on the whole graph only, since the queues, and
-    // the VERTEX launch joined with the end, ignore the session's replica ranges. Priority buckets
-    // run in batches (their steps check `halted`; the device stop rule counts the bucketed vertices).
+    // nothing reads keep their receivers as a queue (with one hop of replicas, which pull fusion
+    // needs, every receiver is owned: the VERTEX step over them is the session's owned range).
+    // Priority buckets run in batches (their steps check `halted`; the device stop rule counts the
+    // bucketed vertices).
     shape.priority_slots = this->priority_buckets();
     const bool batches = batch_.allow(!conf.distributed && conf.gpuCount <= static_cast<int>(gpu::kernels::kMaxBatchedPartitions) &&
                                       !conf.verbose && !Program::uses.edge_frontier &&
                                       frontier_pull_ != FrontierPull::Always);
-    receiver_queues_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
+    receiver_queues_ = batches && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.received && Program::uses.combiner_consumes_slots;
     shape.receiver_queues = receiver_queues_;
     // In a batch, SetActive() queues the next frontier itself; the flag buffers then trade places
-    // each superstep, which pending slots on a pushed frontier's flags would not survive. On the
-    // whole graph only: a partition's replicas get their flags from the exchange, not SetActive().
-    // Not with priority buckets: their next frontier is a bucket of the flagged vertices, not all.
-    queued_frontier_ = batches && whole_graph() && pull_fusion_ && Program::uses.vertex_frontier &&
+    // each superstep, which pending slots on a pushed frontier's flags would not survive. On a
+    // partition of k the replicas' flags come from the exchange, not SetActive(): the superstep's
+    // end queues them (queue_replicas_clear_frontier_kernel). Not with priority buckets: their
+    // next frontier is a bucket of the flagged vertices, not all.
+    queued_frontier_ = batches && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.combiner_consumes_slots && !this->priority_buckets();
     shape.queued_frontier = queued_frontier_;
     if (binned)
@@ -345,7 +347,10 @@ class PartitionEngine : private gpu::EngineCore,
            "+ edges (a degree scan of the queue), lane groups below\n";
     r += std::string("  Domain::Active: compacted queue, built at the end of each superstep by one "
                      "flag-compaction kernel") +
-         (queued_frontier_ ? "; in a batch of small frontiers, queued by SetActive() itself\n" : "\n");
+         (queued_frontier_ ? whole_graph() ? "; in a batch of small frontiers, queued by SetActive() itself\n"
+                                           : "; in a batch of small frontiers, queued by SetActive() itself and "
+                                             "the replicas from the flags the exchange copies\n"
+                           : "\n");
     r += this->describe_priorities();
     r += "  Domain::Received: flag scan over all vertices";
     r += receiver_queues_ ? "; in a batch of supersteps, the last push's receiver queue\n" : "\n";

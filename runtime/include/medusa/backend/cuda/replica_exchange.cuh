@@ -121,13 +121,15 @@ class ReplicaExchange {
   // Starts copying every replicated field from the owners; returns the bytes moved.
   std::uint64_t refresh_fields() {
     const std::vector<std::size_t>& fields = what_.fields;
-    return start([&](Engine& e, std::size_t k) { return e.vertex_field(fields[k]); }, fields.size(),
-                 [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; });
+    const auto field = [&](Engine& e, std::size_t k) { return e.vertex_field(fields[k]); };
+    return start(field, field, fields.size(), [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; });
   }
-  // Starts copying the owners' SetActive flags of this superstep to their replicas.
+  // Starts copying the owners' SetActive flags of this superstep to their replicas: into the
+  // replicas' own flags, or where a queued superstep's end queues them from (replica_flag_landing).
   std::uint64_t refresh_flags() {
     if (!what_.flags) return 0;
     return start([](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); },
+                 [](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.replica_flag_landing()); },
                  1, [](std::size_t) { return std::size_t{1}; });
   }
   // Partition p's later work (on its compute stream) waits for the copies into its replicas.
@@ -227,8 +229,11 @@ class ReplicaExchange {
     }
   }
 
-  template <class ArrayOf, class SizeOf>
-  std::uint64_t start(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+  // array_of(owner, k): array k, packed from at the owners' vertices; landing_of(target, k): where
+  // the copies of array k land, at the replicas' local IDs.
+  template <class ArrayOf, class LandingOf, class SizeOf>
+  std::uint64_t start(const ArrayOf& array_of, const LandingOf& landing_of, std::size_t arrays,
+                      const SizeOf& size_of) {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
     if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
@@ -279,7 +284,7 @@ class ReplicaExchange {
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
-        std::byte* dst = array_of(target, k) + static_cast<std::size_t>(r.begin) * size;
+        std::byte* dst = landing_of(target, k) + static_cast<std::size_t>(r.begin) * size;
         const std::byte* src = r.d_pack.data() + offset * r.count;
         if (target.device_ordinal() == owner.device_ordinal())  // (a plain copy: one a recording can hold)
           MEDUSA_CUDA_CHECK(cudaMemcpyAsync(dst, src, r.count * size, cudaMemcpyDeviceToDevice, cs));
@@ -291,7 +296,7 @@ class ReplicaExchange {
       }
       senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
     }
-    bytes += exchange_between_ranks(array_of, arrays, size_of);
+    bytes += exchange_between_ranks(landing_of, arrays, size_of);
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[q].sent->get(), sides_[q].copy_stream->get()));
@@ -307,12 +312,12 @@ class ReplicaExchange {
   }
 
   // The routes to and from other ranks (after the packs and the local copies were issued): packed
-  // bytes to pinned memory, through the transport, and into the replica ranges on the target's
-  // copy stream. Returns the bytes received.
-  template <class ArrayOf, class SizeOf>
-  std::uint64_t exchange_between_ranks(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+  // bytes to pinned memory, through the transport, and into the replica ranges (landing_of) on the
+  // target's copy stream. Returns the bytes received.
+  template <class LandingOf, class SizeOf>
+  std::uint64_t exchange_between_ranks(const LandingOf& landing_of, std::size_t arrays, const SizeOf& size_of) {
     if (sends_.empty() && receives_.empty()) return 0;
-    if (nccl_) return exchange_through_nccl(array_of, arrays, size_of);
+    if (nccl_) return exchange_through_nccl(landing_of, arrays, size_of);
     std::size_t bytes_per_vertex = 0;
     for (std::size_t k = 0; k < arrays; ++k) bytes_per_vertex += size_of(k);
     for (Route& r : sends_) {  // on the owner's copy stream, after its packs
@@ -337,7 +342,7 @@ class ReplicaExchange {
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
-        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(array_of(target, k) + static_cast<std::size_t>(r.begin) * size,
+        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(landing_of(target, k) + static_cast<std::size_t>(r.begin) * size,
                                           r.h_pack.data() + offset * r.count, r.count * size,
                                           cudaMemcpyHostToDevice, cs));
         offset += size;
@@ -350,8 +355,8 @@ class ReplicaExchange {
 
   // NCCL (one engine per rank, connect_nccl): every pair of ranks matches its sends and receives
   // in route order, field by field, each on its engine's copy stream.
-  template <class ArrayOf, class SizeOf>
-  std::uint64_t exchange_through_nccl(const ArrayOf& array_of, std::size_t arrays, const SizeOf& size_of) {
+  template <class LandingOf, class SizeOf>
+  std::uint64_t exchange_through_nccl(const LandingOf& landing_of, std::size_t arrays, const SizeOf& size_of) {
     for (std::size_t p = 0; p < engines_.size(); ++p) {  // replicas the copies land in may still be read
       DeviceScope on(engines_[p]->device_ordinal());
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(sides_[p].copy_stream->get(), sides_[p].ready->get(), 0));
@@ -372,7 +377,7 @@ class ReplicaExchange {
       DeviceScope on(target.device_ordinal());
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
-        nccl_->receive(array_of(target, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
+        nccl_->receive(landing_of(target, k) + static_cast<std::size_t>(r.begin) * size, r.count * size,
                        own_.rank_of(r.owner), side(r.target).copy_stream->get());
         bytes += r.count * size;
       }

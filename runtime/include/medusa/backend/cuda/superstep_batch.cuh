@@ -164,6 +164,31 @@ __global__ void __launch_bounds__(256) clear_frontier_end_batched_superstep_kern
   e.end_by_last_block([] {});
 }
 
+// The end of a queued superstep on one partition of k, before end_batched_superstep_kernel ends it
+// on all of them: clears the ending frontier's flags (as QueuedSuperstepEnd does) and queues the
+// replicas [first_replica, end) whose owners SetActive() them. SetActive() queues a vertex on its
+// own partition only; its replicas' flags arrive by the replica exchange, in `landing`. A replica
+// this partition queued itself (an edge-side functor's SetActive() on it) holds its flag already
+// and is not queued twice. O(frontier + replicas) instead of a compaction's O(V).
+template <class Msg>
+__global__ void __launch_bounds__(256)
+    queue_replicas_clear_frontier_kernel(const __grid_constant__ KernelCtx<Msg> c, const VertexId* ending,
+                                         std::uint8_t* ending_flags, const BatchState* b,
+                                         const std::uint8_t* landing, VertexId first_replica, VertexId end) {
+  await_previous_kernel();
+  medusa::detail::bind_step_state(c.step_state);  // (no functor runs here: the contract of a KernelCtx)
+  if (b->halted != 0) return;
+  const unsigned long long ending_count = b->active_vertices, replicas = end - first_replica;
+  const unsigned long long n = ending_count > replicas ? ending_count : replicas;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    if (i < ending_count) ending_flags[ending[i]] = 0;
+    if (i < replicas && landing[first_replica + i] != 0)
+      medusa::detail::queue_active(c, static_cast<VertexId>(first_replica + i));
+  }
+}
+
 // The receivers' side of a joined end (receivers_vertex_end_kernel).
 template <class Msg>
 struct ReceiverTail {
@@ -264,6 +289,7 @@ class SuperstepBatch {
   bool stopped() const { return stopped_; }
   const BatchOutcome& outcome() const { return outcome_; }
   const int* device_halted() const { return active_ ? &d_state_.data()->halted : nullptr; }
+  const BatchState* device_state() const { return d_state_.data(); }
   const unsigned long long* device_vertex_count() const { return &d_state_.data()->active_vertices; }
   unsigned long long* device_receiver_count(int queue) const { return &d_state_.data()->receivers[queue]; }
   // Grid bounds for the launches of a batch: kernels stride over the device count, so a frontier

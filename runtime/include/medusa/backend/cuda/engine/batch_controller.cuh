@@ -10,6 +10,7 @@
 #include <medusa/config.h>
 #include <medusa/error.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -32,8 +33,9 @@ class BatchController {
 
   // The end of a batched superstep, in three steps over every partition of the run (the session
   // issues each step on all of them before the next), the same for one partition and for k:
-  // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep (a
-  //    partition alone) ends in that same kernel, the stop rule included.
+  // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep of
+  //    a partition alone ends in that same kernel, the stop rule included; on one of k partitions
+  //    that kernel queues the replicas the exchange flagged instead.
   // 2. end_batched_supersteps_together: one kernel applies the stop rule to the votes of all the
   //    partitions and begins the next superstep on each (superstep_batch.cuh).
   // 3. batched_superstep_outcome: the batch's read-back when it is full, `last` (maxIteration) or
@@ -50,6 +52,14 @@ class BatchController {
     if (e.superstep_queued_) {  // SetActive() queued the next frontier and set its flags
       MEDUSA_REQUIRE(e.slots_ != SlotState::FrontierSources,
                      "internal: message slots pending on a pushed frontier in a queued superstep");
+      if (!e.whole_graph()) {  // the replicas too, then the superstep ends on every partition together
+        e.issue_held();
+        queue_replicas_clear_frontier(s);
+        e.swap_queued_frontiers();
+        ++e.queued_swaps_;
+        ended_here_ = false;
+        return;
+      }
       if (e.held_join_) {  // the VERTEX launch over the receivers, in the kernel that ends the superstep
         const auto join = std::move(e.held_join_);
         e.drop_held();
@@ -131,6 +141,8 @@ class BatchController {
     batch_start_edges_ = e.edges_visited_;
   }
   bool batch_active() const { return batch_.active(); }
+  // Batched supersteps whose next frontier SetActive() queued, since the last call.
+  std::uint32_t take_queued_supersteps() { return std::exchange(queued_supersteps_, 0u); }
   // Ends the batch that a read-back let follow on this partition while another's ended: the
   // partitions batch together or not at all.
   void leave_batch() {
@@ -206,6 +218,19 @@ class BatchController {
   Engine& self() { return static_cast<Engine&>(*this); }
   const Engine& self() const { return static_cast<const Engine&>(*this); }
 
+  // The part of a queued superstep's end on one partition of k, before the swap: the replicas whose
+  // flags the exchange delivered join the next frontier's queue, and the ending frontier's flags
+  // are cleared (superstep_batch.cuh).
+  void queue_replicas_clear_frontier(cudaStream_t s) {
+    Engine& e = self();
+    const VertexId first = e.owned_count_, end = static_cast<VertexId>(e.V_);
+    const std::uint64_t threads = std::max<std::uint64_t>(batch_.vertex_bound(), end - first);
+    gpu::launch_kernel<gpu::kernels::queue_replicas_clear_frontier_kernel<Message>>(
+        gpu::grid_for(threads, e.max_blocks_), 256, s, e.ctx(), e.d_active_vertices_.data(), e.d_active_flags_.data(),
+        batch_.device_state(), first != end ? e.replica_flag_landing() : nullptr, first, end);
+    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_clear_frontier_kernel");
+  }
+
   // Cross-stream order between partitions at a batched superstep's end.
   void record_step_event() {
     Engine& e = self();
@@ -229,16 +254,22 @@ class BatchController {
   void require_exact_counts() {
     step_batchable_ = false;
     if (!batch_.active()) return;
-    take_batch(/*leave=*/true);
+    take_batch(/*leave=*/true, /*mid_superstep=*/true);
     if (batch_.outcome().stopped) batch_.stop_mid_superstep();
   }
-  // Reads the batch back and takes its counts as the exact ones.
-  const gpu::BatchOutcome& take_batch(bool leave) {
+  // Reads the batch back and takes its counts as the exact ones. `mid_superstep`: the superstep
+  // being issued did not end in the batch.
+  const gpu::BatchOutcome& take_batch(bool leave, bool mid_superstep = false) {
     Engine& e = self();
     const bool repeats = host_step_state() == batch_start_;
     if (!batch_.replay_ready()) recorded_host_edges_ = e.edges_visited_ - batch_start_edges_;
     const std::uint32_t first_step = batch_.first_step();
     const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.E_, leave, repeats);
+    // (a batch queues all its supersteps or none: superstep_queued_ depends on its grid bounds)
+    if (e.superstep_queued_) {
+      const std::uint32_t ended = e.superstep_ + (mid_superstep ? 0 : 1);  // (supersteps before `ended` ended)
+      queued_supersteps_ += (o.stopped ? o.stop_step + 1 : ended) - first_step;
+    }
     // The supersteps after a stop did nothing on the device, but the host still issued them: their
     // ends traded the queued frontier's buffers, their pushes the combined values' copies, and their
     // pulls over every vertex counted edges. Undo that back to where the stopping superstep left it.
@@ -311,6 +342,7 @@ class BatchController {
   std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
   std::vector<cudaStream_t> side_streams_;   // (add_side_stream)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
+  std::uint32_t queued_supersteps_ = 0;  // (take_queued_supersteps)
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.
   std::uint32_t combined_swaps_ = 0;

@@ -46,11 +46,21 @@ class Frontiers {
     }
     return expansion_.ends();
   }
-  std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }  // (replica exchange)
+  std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }  // (replica exchange: the owners')
+  // Where the replica exchange copies the replicas' flags: into the next frontier's flags, which
+  // the compaction reads; in a queued superstep of a partition into a buffer of their own, which
+  // its end queues the replicas from (queue_replicas_clear_frontier_kernel).
+  std::uint8_t* replica_flag_landing() {
+    return queues_next_frontier() && !self().whole_graph() ? d_replica_flags_.data()
+                                                                  : d_next_active_vertex_.data();
+  }
 
  protected:
   Engine& self() { return static_cast<Engine&>(*this); }
   const Engine& self() const { return static_cast<const Engine&>(*this); }
+
+  // SetActive() queues the next frontier in this superstep (KernelCtx::next_active_queue).
+  bool queues_next_frontier() const { return superstep_queued_ && self().batch_.active(); }
 
   // The frontiers' buffers, the first superstep's Domain::Active seeded with `seeds`.
   void allocate_frontiers(const std::vector<VertexId>& seeds, const Topology& t) {
@@ -63,6 +73,10 @@ class Frontiers {
       d_next_active_vertex_.zero(s);
       d_active_vertices_.allocate(V);
       if (queued_frontier_) d_next_queue_.allocate(V);
+      if (queued_frontier_ && !e.whole_graph()) {
+        d_replica_flags_.allocate(flag_words);
+        d_replica_flags_.zero(s);  // (every refresh overwrites the replicas' bytes)
+      }
       expansion_.allocate(V);
       if (e.pull_fusion_) {
         d_active_flags_.allocate(flag_words);
@@ -142,7 +156,7 @@ class Frontiers {
   void frontier_ctx(KernelCtx<typename Program::Message>& c) const {
     c.next_active_vertex = d_next_active_vertex_.data();
     c.next_active_edge = d_next_active_edge_.data();
-    if (superstep_queued_ && self().batch_.active()) {
+    if (queues_next_frontier()) {
       c.next_active_queue = d_next_queue_.data();
       c.next_active_counts = &self().d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
     }
@@ -153,6 +167,9 @@ class Frontiers {
   // In a batch, SetActive() queues the next frontier here (queued_frontier_, superstep_queued_).
   gpu::DeviceBuffer<VertexId> d_next_queue_;
   bool queued_frontier_ = false, superstep_queued_ = false;
+  // On a partition of k in a queued superstep: the replicas' flags as the exchange copies them (the
+  // owned vertices' bytes are unused).
+  gpu::DeviceBuffer<std::uint8_t> d_replica_flags_;
   std::uint32_t queued_swaps_ = 0;  // swap_queued_frontiers() calls since the batch started
   gpu::QueueExpansion expansion_;   // degree scan of d_active_vertices_
   gpu::DeviceBuffer<std::uint8_t> d_active_flags_;  // the same frontier as flags (pull fusion)

@@ -27,11 +27,13 @@ class HeldVertex {
   explicit HeldVertex(const Tuning& tuning) : end_fusion_(tuning.endFusion != Toggle::Off) {}
 
   // Held back when it may be the last operation of a queued superstep: end_batched_superstep_here
-  // then runs it in the kernel that ends the superstep; any other operation issues it first.
+  // then runs it in the kernel that ends the superstep; any other operation issues it first. Not on
+  // partitions: the exchange copies the flags its SetActive() calls set before that end, and their
+  // superstep ends on every partition together.
   template <class Element>
   bool hold_receiver_vertex(const Element& element) {
     Engine* e = &self();
-    if (!end_fusion_ || !e->receiver_queues_ || !e->batch_.active() || e->batch_.stopped() ||
+    if (!end_fusion_ || !e->whole_graph() || !e->receiver_queues_ || !e->batch_.active() || e->batch_.stopped() ||
         !e->superstep_queued_ || !e->receivers_valid_)
       return false;
     issue_held();
