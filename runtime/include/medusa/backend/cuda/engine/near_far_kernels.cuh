@@ -107,6 +107,9 @@ struct NearFarArrays {
   Index* candidates;   // the near queue
   std::uint8_t* flags;  // the next frontier's
   std::uint64_t width;  // delta (kNoPriority: undecided)
+
+  // (a select, not an index: an indexed kernel parameter array goes to local memory)
+  __device__ Index* pile(unsigned side) const { return side == 0 ? piles[0] : piles[1]; }
 };
 
 // The fold of A (step 1), called for each tile of A's compaction (or for A itself): each vertex
@@ -150,7 +153,7 @@ struct FoldActivated {
     unsigned long long at = block_reserve(static_cast<unsigned>(__popc(candidate)), &a.state->candidates);
     for (unsigned m = candidate; m != 0; m &= m - 1) a.candidates[at++] = vertex(static_cast<unsigned>(__ffs(m) - 1));
     at = block_reserve(static_cast<unsigned>(__popc(piled)), &a.state->pile_count[side]);
-    for (unsigned m = piled; m != 0; m &= m - 1) a.piles[side][at++] = vertex(static_cast<unsigned>(__ffs(m) - 1));
+    for (unsigned m = piled; m != 0; m &= m - 1) a.pile(side)[at++] = vertex(static_cast<unsigned>(__ffs(m) - 1));
   }
   __device__ void tile(std::uint64_t first, unsigned bits) {
     take(bits, [first](unsigned k) { return static_cast<Index>(first + k); });
@@ -233,7 +236,7 @@ __device__ __forceinline__ void split_pile(const NearFarArrays<Index>& a, std::u
   NearFarState* s = a.state;
   const unsigned side = s->pile_side;
   unsigned long long taken = 0, kept_min = kNoPriority;
-  for_each_in_rounds(a.piles[side], s->pile_count[side], a.piles[side ^ 1u], &s->pile_count[side ^ 1u],
+  for_each_in_rounds(a.pile(side), s->pile_count[side], a.pile(side ^ 1u), &s->pile_count[side ^ 1u],
                      [&](Index v, Index& out) {
                        const common::Split r = common::split_step(a.waiting, a.in_pile, v, bucket, a.width);
                        if (r.step == common::SplitStep::Taken) {
@@ -273,7 +276,7 @@ __global__ void __launch_bounds__(kBlock)
     const unsigned side = s->pile_side;
     const std::uint64_t bucket = s->near_min;
     unsigned long long taken = 0, pile_low = kNoPriority;
-    for_each_in_rounds(a.candidates, s->candidates, a.piles[side], &s->pile_count[side], [&](Index v, Index& out) {
+    for_each_in_rounds(a.candidates, s->candidates, a.pile(side), &s->pile_count[side], [&](Index v, Index& out) {
       const common::NearStep r = common::near_step(a.waiting, a.in_pile, v, bucket, a.width);
       if (r.taken) {
         a.flags[v] = 1;
