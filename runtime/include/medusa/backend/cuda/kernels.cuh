@@ -199,7 +199,7 @@ __device__ __forceinline__ void store_flag_bits(std::uint8_t* p, std::uint64_t v
 
 // Nothing beside the compaction. A visitor's tile(first, bits) is called by every thread of the
 // block for each tile with a flag, with the flags that thread compacted (bit k: first + k): work on
-// the compacted elements in the same pass (priority_frontier.cuh's fold).
+// the compacted elements in the same pass (near_far_kernels.cuh: the priority fold).
 struct NoTileVisit {
   __device__ void tile(std::uint64_t, unsigned) {}
 };
