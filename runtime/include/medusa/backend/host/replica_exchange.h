@@ -10,6 +10,7 @@
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/transport/transport.h>
+#include <medusa/tuning.h>
 
 #include <chrono>
 #include <cstddef>
@@ -29,8 +30,9 @@ class ReplicaExchange {
  public:
   using Engine = PartitionEngine<Program>;
 
+  // (`sparse`, Tuning::sparseRefresh: the host always copies every replica)
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  common::ReplicatedState<Program> what, transport::Transport& transport)
+                  common::ReplicatedState<Program> what, transport::Transport& transport, Toggle /*sparse*/)
       : plan_(plan), engines_(engines), what_(std::move(what)), transport_(transport),
         own_(transport.ownership()) {}
 
@@ -50,7 +52,8 @@ class ReplicaExchange {
   }
   // Host copies are done when refresh_*() returns.
   void wait(std::uint32_t) {}
-  void reset_timing() { seconds_ = 0.0; }
+  void begin_run() { seconds_ = 0.0; }
+  std::uint64_t take_sparse_bytes() { return 0; }
   double transfer_seconds() const { return seconds_; }
 
   // Cost model: a replica refresh on the host is a gather of `bytes` per replica, cheap next to an
