@@ -4,8 +4,11 @@ or within a relative tolerance): on one partition and on N (--parts N; the sampl
 ctests), with the vertices in input order and renumbered by degree on the device
 (--vertex-order; the sample.*.degree-order ctests), or in one process and over N MPI ranks
 (--ranks N --mpirun PATH: `mpirun -np N --oversubscribe <sample> ... --distributed`; the
-sample.*.mpi-N ctests)."""
+sample.*.mpi-N ctests). With --versus-env NAME=VALUE both runs take the second's partitions and
+only the second sets NAME=VALUE (the sample.*.sparse-refresh ctests: the same partitions with a
+schedule setting changed)."""
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -13,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 
-def run(sample, args, extra, out, launcher=()):
+def run(sample, args, extra, out, launcher=(), env=None):
     cmd = [*launcher, sample, *args, *extra, "--validate", "--output", str(out)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
     if done.returncode != 0:
@@ -54,6 +57,8 @@ def main():
     p.add_argument("--expect-replays", action="store_true",
                    help="the second run must replay recorded batches (it prints how many supersteps)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
+    p.add_argument("--versus-env", metavar="NAME=VALUE",
+                   help="with --parts N: both runs on N partitions, the second with NAME=VALUE set")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
@@ -68,11 +73,17 @@ def main():
         launcher = (a.mpirun, "-np", str(a.ranks), "--oversubscribe")
     else:
         runs = [("input order", ["--vertex-order", "input"]), ("degree order", ["--vertex-order", "degree"])]
+    env_two = None
+    if a.versus_env:
+        name, _, value = a.versus_env.partition("=")
+        env_two = {**os.environ, name: value}
+        runs = [(f"{runs[1][0]} ({name}={os.environ.get(name, '')})", runs[1][1]),
+                (f"{runs[1][0]} ({name}={value})", runs[1][1])]
     (name_one, extra_one), (name_two, extra_two) = runs
     with tempfile.TemporaryDirectory() as tmp:
         one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
         run(a.sample, args, extra_one, one)
-        said = run(a.sample, args, extra_two, two, launcher)
+        said = run(a.sample, args, extra_two, two, launcher, env_two)
         lines_one = one.read_text().splitlines()
         lines_two = two.read_text().splitlines()
     if a.expect_batches and "issued in batches" not in said:
