@@ -338,7 +338,8 @@ class ReplicaExchange {
           std::byte* pack = pack_of(r, fields) + offset * r.count;
           if (diff)
             diff_into_shadow(size, pack, array_of(owner, k), r.d_index.data(), r.count,
-                             r.d_changed.data() + k * r.count, r.d_changed_count.data() + k, owner.stream());
+                             r.copy[k] == common::RefreshCopy::Sparse ? r.d_changed.data() + k * r.count : nullptr,
+                             r.d_changed_count.data() + k, owner.stream());
           else
             gather(size, pack, array_of(owner, k), r.d_index.data(), r.count, owner.stream());
           offset += size;

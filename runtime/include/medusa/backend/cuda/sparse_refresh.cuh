@@ -27,8 +27,9 @@ __device__ __forceinline__ bool same_bytes(const Bytes<N>& a, const Bytes<N>& b)
   return same;
 }
 
-// shadow[i] = src[index[i]] for i < n; the i whose value differed are appended to `changed`
-// (*count of them, *count zero before). Each warp reserves its slots with one atomic, so a warp's
+// shadow[i] = src[index[i]] for i < n; the i whose value differed are counted in *count (zero
+// before) and, unless `changed` is null (a dense copy follows: only the count is kept, for the
+// next choice), appended to `changed`. Each warp reserves its slots with one atomic, so a warp's
 // changed replicas stay in ascending order and the scatter's writes to them stay together.
 template <std::size_t N>
 __global__ void __launch_bounds__(kBlock)
@@ -52,7 +53,7 @@ __global__ void __launch_bounds__(kBlock)
     unsigned base = 0;
     if (lane == leader) base = atomicAdd(count, static_cast<unsigned>(__popc(mask)));
     base = __shfl_sync(0xffffffffu, base, leader);
-    if (differs) changed[base + __popc(mask & ((1u << lane) - 1))] = static_cast<VertexId>(i);
+    if (differs && changed != nullptr) changed[base + __popc(mask & ((1u << lane) - 1))] = static_cast<VertexId>(i);
   }
 }
 
@@ -88,7 +89,8 @@ void by_field_size(std::size_t size, const Launch& launch) {
                " bytes are not supported yet (1, 2, 4, 8 or 16)");
 }
 
-// The diff of one route's field on the owner's stream `s`; *count must be zero before.
+// The diff of one route's field on the owner's stream `s`; *count must be zero before, `changed`
+// may be null (count only).
 inline void diff_into_shadow(std::size_t size, std::byte* shadow, const std::byte* src, const VertexId* index,
                              std::size_t n, VertexId* changed, unsigned* count, cudaStream_t s) {
   if (n == 0) return;
