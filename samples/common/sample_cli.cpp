@@ -360,7 +360,7 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
                 stats.source_passes_skipped);
   if (stats.partitions > 1) {
     std::printf("%s: %u partitions, %u-hop replicas (replication factor %.2f): %u refreshes, %.3f MB exchanged "
-                "(%.3f MB per superstep, %.3f MB of it by sparse copies), %.3f ms copying (%.1f%% of the run)\n",
+                "(%.3f MB per superstep, %.6f MB of it by sparse copies), %.3f ms copying (%.1f%% of the run)\n",
                 name.c_str(), stats.partitions, stats.replication_hops, stats.replication_factor,
                 stats.exchange_refreshes,
                 static_cast<double>(stats.exchange_bytes) / 1e6,
