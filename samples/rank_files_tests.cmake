@@ -18,17 +18,19 @@ foreach(sample pagerank bfs_q bfs_n sssp sssp_q)
     if(NOT TARGET ${target} OR NOT Python3_FOUND)
       continue()
     endif()
-    # (CUDA: the lead's GPU check, one GPU per rank)
+    # (CUDA: the lead's GPU check, the two ranks' partitions on one GPU, as ctest -L gpu has one)
     set(rank_counts 2 3)
+    set(one_gpu)
     if(backend STREQUAL "cuda")
       set(rank_counts 2)
+      set(one_gpu --one-gpu)
     endif()
     foreach(ranks IN LISTS rank_counts)
       set(test sample.${sample}.${backend}.rank-files-${ranks})
       add_test(NAME ${test}
         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/common/compare_runs.py
           --sample $<TARGET_FILE:${target}> --ranks ${ranks} --mpirun ${MPIEXEC_EXECUTABLE}
-          --graph ${rank_dir}/rmat10.mtx --rank-files ${rank_dir}/rmat10)
+          --graph ${rank_dir}/rmat10.mtx --rank-files ${rank_dir}/rmat10 ${one_gpu})
       set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED mpi_rank_files LABELS "${labels};mpi"
         PROCESSORS ${ranks} TIMEOUT 120 ENVIRONMENT "${medusa_mpi_test_environment}")
       if(backend STREQUAL "host")

@@ -90,6 +90,7 @@ const std::vector<Setting>& settings() {
                                 {"warp", CombinerStrategy::Warp}, {"cub", CombinerStrategy::Cub}}),
       toggle("MEDUSA_GATHER_LAUNCHES", &Tuning::gatherOneLaunch, "one", "bins"),
       toggle("MEDUSA_GATHER_LOADS", &Tuning::gatherLoadsAhead, "ahead", "plain"),
+      toggle("MEDUSA_SPARSE_REFRESH", &Tuning::sparseRefresh),
   };
   return table;
 }

@@ -7,8 +7,11 @@ ctests), with the vertices in input order and renumbered by degree on the device
 sample.*.mpi-N ctests), or in one process on a graph file and over N MPI ranks that each read
 their own partition file (--ranks N --graph FILE --rank-files PREFIX: `<sample> FILE` against
 `mpirun -np N <sample> --partition-files PREFIX --distributed`, which cannot --validate; the
-sample.*.rank-files-N ctests)."""
+sample.*.rank-files-N ctests). With --versus-env NAME=VALUE both runs take the second's partitions and
+only the second sets NAME=VALUE (the sample.*.sparse-refresh ctests: the same partitions with a
+schedule setting changed)."""
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -16,9 +19,9 @@ import tempfile
 from pathlib import Path
 
 
-def run(sample, args, extra, out, launcher=(), validate=True):
+def run(sample, args, extra, out, launcher=(), validate=True, env=None):
     cmd = [*launcher, sample, *args, *extra, *(["--validate"] if validate else []), "--output", str(out)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
     if done.returncode != 0:
@@ -63,6 +66,8 @@ def main():
                    help="the second run must queue the next frontiers of batched supersteps in SetActive(), "
                         "on every partition (it prints how many)")
     p.add_argument("--tolerance", type=float, default=0.0, help="relative; 0 = exact")
+    p.add_argument("--versus-env", metavar="NAME=VALUE",
+                   help="with --parts N: both runs on N partitions, the second with NAME=VALUE set")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
@@ -84,11 +89,17 @@ def main():
         launcher = (a.mpirun, "-np", str(a.ranks), "--oversubscribe")
     else:
         runs = [("input order", ["--vertex-order", "input"]), ("degree order", ["--vertex-order", "degree"])]
+    env_two = None
+    if a.versus_env:
+        name, _, value = a.versus_env.partition("=")
+        env_two = {**os.environ, name: value}
+        runs = [(f"{runs[1][0]} ({name}={os.environ.get(name, '')})", runs[1][1]),
+                (f"{runs[1][0]} ({name}={value})", runs[1][1])]
     (name_one, extra_one), (name_two, extra_two) = runs
     with tempfile.TemporaryDirectory() as tmp:
         one, two = Path(tmp, "one.txt"), Path(tmp, "two.txt")
         run(a.sample, args_one, extra_one, one)
-        said = run(a.sample, args_two, extra_two, two, launcher, validate_two)
+        said = run(a.sample, args_two, extra_two, two, launcher, validate_two, env_two)
         lines_one = one.read_text().splitlines()
         lines_two = two.read_text().splitlines()
     if a.expect_batches and "issued in batches" not in said:

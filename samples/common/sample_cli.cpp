@@ -409,11 +409,12 @@ void print_summary(const std::string& name, const RunStats& stats, EdgeIndex edg
                 stats.source_passes_skipped);
   if (stats.partitions > 1) {
     std::printf("%s: %u partitions, %u-hop replicas (replication factor %.2f): %u refreshes, %.3f MB exchanged "
-                "(%.3f MB per superstep), %.3f ms copying (%.1f%% of the run)\n",
+                "(%.3f MB per superstep, %.6f MB of it by sparse copies), %.3f ms copying (%.1f%% of the run)\n",
                 name.c_str(), stats.partitions, stats.replication_hops, stats.replication_factor,
                 stats.exchange_refreshes,
                 static_cast<double>(stats.exchange_bytes) / 1e6,
                 stats.supersteps ? static_cast<double>(stats.exchange_bytes) / 1e6 / stats.supersteps : 0.0,
+                static_cast<double>(stats.exchange_sparse_bytes) / 1e6,
                 stats.exchange_seconds * 1e3,
                 stats.seconds > 0 ? 100.0 * stats.exchange_seconds / stats.seconds : 0.0);
   }

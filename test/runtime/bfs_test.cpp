@@ -7,6 +7,7 @@
 
 #include "support/cpu_reference.h"
 #include "support/emv_launch.h"
+#include "support/scoped_env.h"
 #include "support/test_graphs.h"
 
 #include <catch2/catch.hpp>
@@ -273,4 +274,46 @@ TEST_CASE("BFS-Q (SetActive frontier, Active and Received domains) matches a que
       CHECK(stats.edges_visited == reachable_out_edges);
     }
   }
+}
+
+// A 32 x 32 grid cut into two bands of rows: BFS from a corner changes the level of each boundary
+// replica once, so a sparse refresh moves far fewer bytes than copying every replica each superstep.
+TEST_CASE("BFS-N on partitions: the sparse refresh moves only changed replicas, same levels", "[runtime]") {
+  using namespace bfs_test;
+  const medusa_test::ScopedEnv unset("MEDUSA_SPARSE_REFRESH", nullptr);  // (the Config decides here)
+  constexpr std::uint32_t kSide = 32;
+  medusa_test::EdgeList el;
+  el.vertex_count = kSide * kSide;
+  for (std::uint32_t r = 0; r < kSide; ++r)
+    for (std::uint32_t c = 0; c < kSide; ++c) {
+      const std::uint32_t v = r * kSide + c;
+      for (const std::uint32_t w : {c + 1 < kSide ? v + 1 : v, r + 1 < kSide ? v + kSide : v}) {
+        if (w == v) continue;
+        el.src.push_back(v), el.dst.push_back(w);
+        el.src.push_back(w), el.dst.push_back(v);
+      }
+    }
+  const std::vector<int> expected = medusa_test::bfs_reference(el, 0);
+  medusa::RunStats by_mode[2];
+  for (const medusa::Toggle mode : {medusa::Toggle::Off, medusa::Toggle::On}) {
+    INFO("sparse refresh " << (mode == medusa::Toggle::On ? "on" : "off"));
+    medusa::Graph<VertexN, EdgeN> graph(el.vertex_count);
+    graph.SetEdges(el.src, el.dst);
+    graph.vertex(0).level = 0;
+    medusa::Config conf =
+        medusa_test::PartitionCase{"2 contiguous partitions", 2, 1, medusa::PartitionMethod::Contiguous}.apply({});
+    conf.combinerOpType = medusa::MEDUSA_OR;
+    conf.tuning.sparseRefresh = mode;
+    auto device = medusa::Init_Device_DS(graph, conf);
+    const medusa::RunStats stats = device.Run(BfsN);
+    device.Dump_Result(graph);
+    check_levels(graph, expected);
+    by_mode[mode == medusa::Toggle::On] = stats;
+  }
+  CHECK(by_mode[0].exchange_sparse_bytes == 0);
+  CHECK(by_mode[0].exchange_refreshes == by_mode[1].exchange_refreshes);
+  // Each of the 64 boundary replicas changes level once, after the first (dense) refresh: 64
+  // levels of 4 bytes sparse.
+  CHECK(by_mode[1].exchange_sparse_bytes == 64 * sizeof(int));
+  CHECK(by_mode[1].exchange_bytes < by_mode[0].exchange_bytes);
 }

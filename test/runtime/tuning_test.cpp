@@ -24,7 +24,8 @@ TEST_CASE("resolve_tuning keeps Config's choices when the environment sets nothi
 
 TEST_CASE("resolve_tuning: the environment overrides Config", "[runtime]") {
   const medusa_test::ScopedEnv combiner("MEDUSA_COMBINER", "cub"), order("MEDUSA_VERTEX_ORDER", "input"),
-      fusion("MEDUSA_PULL_FUSION", "off"), loads("MEDUSA_GATHER_LOADS", "plain"), batch("MEDUSA_SUPERSTEP_BATCH", "");
+      fusion("MEDUSA_PULL_FUSION", "off"), loads("MEDUSA_GATHER_LOADS", "plain"), batch("MEDUSA_SUPERSTEP_BATCH", ""),
+      sparse("MEDUSA_SPARSE_REFRESH", "off");
   medusa::Config conf;
   conf.vertexOrder = medusa::VertexOrder::Degree;
   const medusa::Config r = medusa::resolve_tuning(conf);
@@ -32,6 +33,7 @@ TEST_CASE("resolve_tuning: the environment overrides Config", "[runtime]") {
   CHECK(r.vertexOrder == medusa::VertexOrder::Input);
   CHECK_FALSE(r.pullFusion);
   CHECK(r.tuning.gatherLoadsAhead == medusa::Toggle::Off);
+  CHECK(r.tuning.sparseRefresh == medusa::Toggle::Off);
   CHECK(r.tuning.superstepBatch == medusa::SuperstepBatching::Auto);  // empty: unset
   const std::string d = medusa::describe_tuning(r);
   CHECK(d.find("MEDUSA_COMBINER=cub (environment)") != std::string::npos);

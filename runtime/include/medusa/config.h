@@ -150,6 +150,7 @@ struct RunStats {
   double replication_factor = 1.0;       // local vertex copies / vertices (owned + replicas)
   std::uint32_t exchange_refreshes = 0;  // field and frontier-flag refreshes
   std::uint64_t exchange_bytes = 0;      // bytes copied between partitions
+  std::uint64_t exchange_sparse_bytes = 0;  // of those, by sparse copies (only changed replicas)
   double exchange_seconds = 0.0;         // time the copies took (on the GPUs' copy streams;
                                          // distributed: the slowest rank's, reductions included)
   // Distributed runs over more than one rank: each rank's time, in rank order.

@@ -129,7 +129,7 @@ class PartitionedSession : public SessionBase {
     }
     if (parts > 1) {
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
-                                             ranks_.transport());
+                                             ranks_.transport(), conf_.tuning.sparseRefresh);
       holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
     }
     use_config(conf_);
@@ -491,7 +491,7 @@ class PartitionedSession : public SessionBase {
     stats_ = RunStats{};
     batch_refreshes_ = BatchRefreshCounts{};
     ranks_.reset_timing();
-    if (exchange_) exchange_->reset_timing();
+    if (exchange_) exchange_->begin_run();
     const auto start = std::chrono::steady_clock::now();
     if (conf_.maxIteration == 0) stats_.stop_reason = "maxIteration";
     for (std::uint32_t step = 0; conf_.maxIteration != 0; ++step) {
@@ -563,7 +563,11 @@ class PartitionedSession : public SessionBase {
     stats_.partitions = parts_;
     stats_.replication_hops = hops_;
     if (parts_ > 1) stats_.replication_factor = plan_.replication_factor();
-    if (exchange_) stats_.exchange_seconds = exchange_->transfer_seconds();
+    if (exchange_) {
+      stats_.exchange_seconds = exchange_->transfer_seconds();
+      stats_.exchange_sparse_bytes = exchange_->take_sparse_bytes();  // (counted on the devices)
+      stats_.exchange_bytes += stats_.exchange_sparse_bytes;
+    }
     stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ranks_.combine_stats(stats_);
     if (verbose()) {
@@ -573,9 +577,9 @@ class PartitionedSession : public SessionBase {
       if (stats_.fused_passes != 0) std::fprintf(stderr, "medusa: %u fused passes\n", stats_.fused_passes);
       if (const std::string p = plan_cursor_.describe(stats_); !p.empty()) std::fprintf(stderr, "%s\n", p.c_str());
       if (exchange_)
-        std::fprintf(stderr, "medusa: replica exchange: %u refreshes, %.3f MB, %.3f ms copying\n",
+        std::fprintf(stderr, "medusa: replica exchange: %u refreshes, %.3f MB (%.3f MB of it by sparse copies), %.3f ms copying\n",
                      stats_.exchange_refreshes, static_cast<double>(stats_.exchange_bytes) / 1e6,
-                     stats_.exchange_seconds * 1e3);
+                     static_cast<double>(stats_.exchange_sparse_bytes) / 1e6, stats_.exchange_seconds * 1e3);
     }
     return stats_;
   }

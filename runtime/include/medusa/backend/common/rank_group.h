@@ -106,10 +106,11 @@ class RankGroup {
   // (RunStats::rank_times).
   void combine_stats(RunStats& stats) {
     if (!distributed()) return;
-    std::array<std::uint64_t, 2> sums{stats.edges_visited, stats.exchange_bytes};
+    std::array<std::uint64_t, 3> sums{stats.edges_visited, stats.exchange_bytes, stats.exchange_sparse_bytes};
     transport_->sum(sums.data(), sums.size());
     stats.edges_visited = sums[0];
     stats.exchange_bytes = sums[1];
+    stats.exchange_sparse_bytes = sums[2];
     const double exchange = stats.exchange_seconds + reduce_seconds_;
     const std::vector<double> all = transport::gather_doubles(*transport_, {stats.seconds, exchange});
     stats.rank_times.clear();

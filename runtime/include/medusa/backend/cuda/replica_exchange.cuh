@@ -13,17 +13,27 @@
 // on its copy stream, so wait(p) covers it as it covers a peer copy. With NCCL (MEDUSA_ENABLE_NCCL,
 // one GPU per rank, each a different one) the packed bytes go device to device instead: ncclSend
 // from the owner's pack, ncclRecv straight into the replica range, on the copy stream.
+//
+// Sparse refresh (backend/common/sparse_refresh.h): on a route inside the process the field pack
+// is a shadow of what the target holds. The owner's diff kernel updates it and lists the replicas
+// that changed; the copy is then the dense copy of the whole pack, or a scatter kernel on the copy
+// stream that writes only the listed replicas into the target's range (through peer access on
+// another GPU). The counts come back to pinned memory after the copy; the next refresh reads them
+// without waiting to choose. Routes between ranks stay dense.
 #pragma once
 
 #include <medusa/backend/common/replicated_state.h>
+#include <medusa/backend/common/sparse_refresh.h>
 #include <medusa/backend/cuda/batch_recording.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/nccl_link.h>
+#include <medusa/backend/cuda/sparse_refresh.cuh>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
 #include <medusa/transport/transport.h>
+#include <medusa/tuning.h>
 
 #include <cuda_runtime.h>
 
@@ -48,9 +58,10 @@ class ReplicaExchange {
   using Engine = PartitionEngine<Program>;
 
   ReplicaExchange(const PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                  common::ReplicatedState<Program> what, transport::Transport& transport)
+                  common::ReplicatedState<Program> what, transport::Transport& transport, Toggle sparse)
       : plan_(plan), engines_(engines), what_(std::move(what)), transport_(transport),
-        own_(transport.ownership()) {
+        own_(transport.ownership()), sparse_setting_(sparse),
+        sparse_refusal_(common::sparse_refresh_refusal(plan.hops, sparse)) {
     const std::size_t pack_bytes = what_.bytes_per_replica();
     sides_.resize(engines_.size());
     for (std::size_t p = 0; p < engines_.size(); ++p) {
@@ -60,6 +71,8 @@ class ReplicaExchange {
       s.ready = std::make_unique<Event>();
       s.packed = std::make_unique<Event>();
       s.sent = std::make_unique<Event>();
+      s.d_sparse_bytes.allocate(1);
+      s.d_sparse_bytes.zero(s.copy_stream->get());
       engines_[p]->add_side_stream(s.copy_stream->get());  // (a recorded batch joins it back)
     }
     // Peer access where the hardware allows it; cudaMemcpyPeerAsync stages through the host
@@ -107,6 +120,7 @@ class ReplicaExchange {
           route.d_index.allocate(route.count);
           route.d_index.upload(r.owner_local.data(), route.count, owner.stream());
           route.d_pack.allocate(route.count * pack_bytes);
+          if (target_here && sparse_refusal_.empty() && !what_.fields.empty()) allocate_shadow(route, owner);
           MEDUSA_CUDA_CHECK(cudaStreamSynchronize(owner.stream()));
         }
         (owner_here && target_here ? routes_ : owner_here ? sends_ : receives_).push_back(std::move(route));
@@ -122,7 +136,11 @@ class ReplicaExchange {
   std::uint64_t refresh_fields() {
     const std::vector<std::size_t>& fields = what_.fields;
     const auto field = [&](Engine& e, std::size_t k) { return e.vertex_field(fields[k]); };
-    return start(field, field, fields.size(), [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; });
+    const std::uint64_t bytes =
+        start(field, field, fields.size(), [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; },
+              /*fields=*/true);
+    shadow_current_ = true;  // (this refresh was dense where it was not)
+    return bytes;
   }
   // Starts copying the owners' SetActive flags of this superstep to their replicas: into the
   // replicas' own flags, or where a queued superstep's end queues them from (replica_flag_landing).
@@ -130,7 +148,7 @@ class ReplicaExchange {
     if (!what_.flags) return 0;
     return start([](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); },
                  [](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.replica_flag_landing()); },
-                 1, [](std::size_t) { return std::size_t{1}; });
+                 1, [](std::size_t) { return std::size_t{1}; }, /*fields=*/false);
   }
   // Partition p's later work (on its compute stream) waits for the copies into its replicas.
   // (A read-back that ended a recording since the copies were issued found them done.)
@@ -141,9 +159,26 @@ class ReplicaExchange {
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[q].sent->get(), 0));
   }
 
-  void reset_timing() {
+  // A Run starts: no copy time yet, and the shadows are not trusted until a dense refresh (what
+  // the targets hold is then known for certain).
+  void begin_run() {
     collect_timing();
     seconds_ = 0.0;
+    shadow_current_ = false;
+  }
+  // Bytes the sparse copies wrote since the last call (counted on the GPUs; waits for them).
+  std::uint64_t take_sparse_bytes() {
+    std::uint64_t total = 0;
+    for (std::size_t p = 0; p < sides_.size(); ++p) {
+      Side& s = sides_[p];
+      DeviceScope on(engines_[p]->device_ordinal());
+      unsigned long long moved = 0;
+      s.d_sparse_bytes.download(&moved, 1, s.copy_stream->get());
+      MEDUSA_CUDA_CHECK(cudaStreamSynchronize(s.copy_stream->get()));
+      s.d_sparse_bytes.zero(s.copy_stream->get());
+      total += moved;
+    }
+    return total;
   }
   // Time the copies took: per refresh the slowest GPU's copy stream, from packed to sent.
   double transfer_seconds() {
@@ -158,7 +193,8 @@ class ReplicaExchange {
   std::string describe() const {
     return what_.describe(plan_) + ", " +
            (peer_ok_ ? "peer-to-peer copies" : "copies staged through the host (no peer access)") +
-           " on a copy stream per GPU" +
+           " on a copy stream per GPU, " +
+           describe_sparse() +
            (own_.ranks == 1 ? std::string()
             : nccl_        ? ", between ranks NCCL device to device"
                            : ", between ranks staged through pinned host memory over " + transport_.describe());
@@ -168,6 +204,7 @@ class ReplicaExchange {
   struct Side {
     std::unique_ptr<Stream> copy_stream;
     std::unique_ptr<Event> ready, packed, sent;
+    DeviceBuffer<unsigned long long> d_sparse_bytes;  // written by this GPU's sparse copies
   };
   struct Route {
     std::uint32_t owner = 0, target = 0;
@@ -177,7 +214,45 @@ class ReplicaExchange {
     DeviceBuffer<VertexId> d_index;   // owner-local IDs, on the owner's GPU (owner on this rank)
     DeviceBuffer<std::byte> d_pack;   // packed values, on the owner's GPU (owner on this rank)
     PinnedBuffer<std::byte> h_pack;   // packed values on their way between ranks
+    // A route inside the process whose field pack is a shadow (sparse refresh allowed); per field:
+    bool shadowed = false;
+    DeviceBuffer<std::byte> d_flag_pack;  // the flags' pack, apart from the fields' shadow
+    DeviceBuffer<VertexId> d_changed;     // count entries per field: replicas the diff listed
+    DeviceBuffer<unsigned> d_changed_count;
+    PinnedBuffer<unsigned> h_changed_count;  // the last diff's counts (read without waiting)
+    std::vector<common::RefreshCopy> copy;   // this refresh's choice
   };
+  void allocate_shadow(Route& r, Engine& owner) {
+    const std::size_t fields = what_.fields.size();
+    r.shadowed = true;
+    r.d_pack.zero(owner.stream());
+    if (what_.flags) r.d_flag_pack.allocate(r.count);
+    r.d_changed.allocate(r.count * fields);
+    r.d_changed_count.allocate(fields);
+    r.h_changed_count = PinnedBuffer<unsigned>(fields);
+    for (std::size_t k = 0; k < fields; ++k) r.h_changed_count[k] = static_cast<unsigned>(r.count);  // (unknown)
+    r.copy.assign(fields, common::RefreshCopy::Dense);
+  }
+  // The copy each field of `r` takes this refresh, from the counts of the last diff: pinned memory
+  // a copy may be writing, read without waiting (a late count only makes a worse choice).
+  void choose_copies(Route& r) {
+    const bool reachable = peer_ok_ || engine(r.owner).device_ordinal() == engine(r.target).device_ordinal();
+    const volatile unsigned* last = r.h_changed_count.data();
+    for (std::size_t k = 0; k < r.copy.size(); ++k)
+      r.copy[k] = common::choose_refresh_copy(sparse_setting_, reachable, shadow_current_, last[k], r.count);
+  }
+  std::string describe_sparse() const {
+    if (!sparse_refusal_.empty()) return "every copy " + sparse_refusal_;
+    std::string when = sparse_setting_ == Toggle::On
+                           ? "always"
+                           : "where under " + std::to_string(static_cast<int>(common::kSparseRefreshShare * 100)) +
+                                 "% of a route changed last time";
+    return "fields' copies sparse " + when + (peer_ok_ ? "" : " (between partitions of one GPU: no peer access)") +
+           (own_.ranks > 1 ? ", inside this rank" : "");
+  }
+  std::byte* pack_of(Route& r, bool fields) {
+    return !fields && r.d_flag_pack.size() != 0 ? r.d_flag_pack.data() : r.d_pack.data();
+  }
   Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
   Side& side(std::uint32_t partition) { return sides_[own_.local_index(partition)]; }
 
@@ -230,10 +305,11 @@ class ReplicaExchange {
   }
 
   // array_of(owner, k): array k, packed from at the owners' vertices; landing_of(target, k): where
-  // the copies of array k land, at the replicas' local IDs.
+  // the copies of array k land, at the replicas' local IDs. `fields`: the replicated fields (diffed
+  // against the routes' shadows where they have one), else the SetActive flags.
   template <class ArrayOf, class LandingOf, class SizeOf>
   std::uint64_t start(const ArrayOf& array_of, const LandingOf& landing_of, std::size_t arrays,
-                      const SizeOf& size_of) {
+                      const SizeOf& size_of, bool fields) {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
     if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
@@ -258,11 +334,21 @@ class ReplicaExchange {
       for (Route& r : *packed) {
         Engine& owner = engine(r.owner);
         DeviceScope on(owner.device_ordinal());
+        const bool diff = fields && r.shadowed;
+        if (diff) {
+          choose_copies(r);
+          MEDUSA_CUDA_CHECK(cudaMemsetAsync(r.d_changed_count.data(), 0, arrays * sizeof(unsigned), owner.stream()));
+        }
         std::size_t offset = 0;
         for (std::size_t k = 0; k < arrays; ++k) {
           const std::size_t size = size_of(k);
-          gather(size, r.d_pack.data() + offset * r.count, array_of(owner, k), r.d_index.data(), r.count,
-                 owner.stream());
+          std::byte* pack = pack_of(r, fields) + offset * r.count;
+          if (diff)
+            diff_into_shadow(size, pack, array_of(owner, k), r.d_index.data(), r.count,
+                             r.copy[k] == common::RefreshCopy::Sparse ? r.d_changed.data() + k * r.count : nullptr,
+                             r.d_changed_count.data() + k, owner.stream());
+          else
+            gather(size, pack, array_of(owner, k), r.d_index.data(), r.count, owner.stream());
           offset += size;
         }
       }
@@ -281,11 +367,19 @@ class ReplicaExchange {
       DeviceScope on(owner.device_ordinal());
       cudaStream_t cs = side(r.owner).copy_stream->get();
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
+      const bool diffed = fields && r.shadowed;
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
         std::byte* dst = landing_of(target, k) + static_cast<std::size_t>(r.begin) * size;
-        const std::byte* src = r.d_pack.data() + offset * r.count;
+        const std::byte* src = pack_of(r, fields) + offset * r.count;
+        if (diffed && r.copy[k] == common::RefreshCopy::Sparse) {  // (bytes counted on the GPU)
+          const std::size_t expected = std::min<std::size_t>(r.count, 2 * std::size_t{r.h_changed_count[k]} + 1);
+          scatter_changed(size, dst, src, r.d_changed.data() + k * r.count, r.d_changed_count.data() + k, expected,
+                          side(r.owner).d_sparse_bytes.data(), cs);
+          offset += size;
+          continue;
+        }
         if (target.device_ordinal() == owner.device_ordinal())  // (a plain copy: one a recording can hold)
           MEDUSA_CUDA_CHECK(cudaMemcpyAsync(dst, src, r.count * size, cudaMemcpyDeviceToDevice, cs));
         else
@@ -294,6 +388,9 @@ class ReplicaExchange {
         offset += size;
         bytes += r.count * size;
       }
+      if (diffed)
+        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(r.h_changed_count.data(), r.d_changed_count.data(), arrays * sizeof(unsigned),
+                                          cudaMemcpyDeviceToHost, cs));
       senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
     }
     bytes += exchange_between_ranks(landing_of, arrays, size_of);
@@ -419,25 +516,12 @@ class ReplicaExchange {
   static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
                      std::size_t n, cudaStream_t s) {
     if (n == 0) return;
-    const unsigned grid = grid_for(n, 4096);
-    switch (size) {
-      case 1: return launch_gather<1>(dst, src, index, n, grid, s);
-      case 2: return launch_gather<2>(dst, src, index, n, grid, s);
-      case 4: return launch_gather<4>(dst, src, index, n, grid, s);
-      case 8: return launch_gather<8>(dst, src, index, n, grid, s);
-      case 16: return launch_gather<16>(dst, src, index, n, grid, s);
-      default: break;
-    }
-    MEDUSA_THROW("replica exchange: vertex fields of " + std::to_string(size) +
-                 " bytes are not supported yet (1, 2, 4, 8 or 16)");
-  }
-  template <std::size_t N>
-  static void launch_gather(std::byte* dst, const std::byte* src, const VertexId* index, std::size_t n,
-                            unsigned grid, cudaStream_t s) {
-    using T = kernels::Bytes<N>;
-    kernels::gather_kernel<T><<<grid, kernels::kBlock, 0, s>>>(reinterpret_cast<T*>(dst),
-                                                               reinterpret_cast<const T*>(src), index, n);
-    MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (replica exchange)");
+    by_field_size(size, [&](auto N) {
+      using T = kernels::Bytes<decltype(N)::value>;
+      kernels::gather_kernel<T><<<grid_for(n, 4096), kernels::kBlock, 0, s>>>(
+          reinterpret_cast<T*>(dst), reinterpret_cast<const T*>(src), index, n);
+      MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (replica exchange)");
+    });
   }
 
   const PartitionPlan& plan_;
@@ -446,6 +530,9 @@ class ReplicaExchange {
   transport::Transport& transport_;
   transport::PartitionOwnership own_;
   std::unique_ptr<NcclLink> nccl_;  // routes between ranks device to device, when usable
+  Toggle sparse_setting_;
+  std::string sparse_refusal_;   // why no route goes sparse (empty: routes may)
+  bool shadow_current_ = false;  // the targets hold what the shadows hold (a dense refresh since begin_run)
   bool peer_ok_ = true;
   bool sent_once_ = false;
   unsigned long long sent_capture_ = 0;  // the capture the last `sent` events were recorded in (0: none)
