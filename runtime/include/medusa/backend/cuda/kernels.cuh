@@ -197,19 +197,15 @@ __device__ __forceinline__ void store_flag_bits(std::uint8_t* p, std::uint64_t v
   }
 }
 
-// Nothing beside the compaction. A visitor's tile(first, bits) is called by every thread of the
-// block for each tile with a flag, with the flags that thread compacted (bit k: first + k): work on
-// the compacted elements in the same pass (near_far_kernels.cuh: the priority fold).
-struct NoTileVisit {
-  __device__ void tile(std::uint64_t, unsigned) {}
-};
-
-template <class Index, class Visit>
-__device__ __forceinline__ void compact_flag_tiles(std::uint8_t* __restrict__ flags, std::uint64_t n,
-                                                   Index* __restrict__ queue, unsigned long long* __restrict__ count,
-                                                   const EdgeIndex* __restrict__ out_offsets,
-                                                   unsigned long long* __restrict__ degree_sum,
-                                                   std::uint8_t* __restrict__ current, Visit& visit) {
+template <class Index>
+__global__ void __launch_bounds__(kBlock)
+    compact_flags_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Index* __restrict__ queue,
+                         unsigned long long* __restrict__ count,
+                         const EdgeIndex* __restrict__ out_offsets,
+                         unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
+                         const int* __restrict__ halted) {
+  await_previous_kernel();
+  if (batch_halted(halted)) return;
   constexpr int kWarps = kBlock / 32;
   __shared__ unsigned warp_count[kWarps], warp_offset[kWarps];
   __shared__ unsigned long long warp_degree[kWarps], block_first;
@@ -260,21 +256,7 @@ __device__ __forceinline__ void compact_flag_tiles(std::uint8_t* __restrict__ fl
         queue[at++] = static_cast<Index>(first + static_cast<unsigned>(__ffs(m) - 1));
       store_flag_bits(flags + first, valid, 0u);
     }
-    visit.tile(first, bits);
   }
-}
-
-template <class Index>
-__global__ void __launch_bounds__(kBlock)
-    compact_flags_kernel(std::uint8_t* __restrict__ flags, std::uint64_t n, Index* __restrict__ queue,
-                         unsigned long long* __restrict__ count,
-                         const EdgeIndex* __restrict__ out_offsets,
-                         unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
-                         const int* __restrict__ halted) {
-  await_previous_kernel();
-  if (batch_halted(halted)) return;
-  NoTileVisit none;
-  compact_flag_tiles(flags, n, queue, count, out_offsets, degree_sum, current, none);
 }
 
 }  // namespace medusa::gpu::kernels
