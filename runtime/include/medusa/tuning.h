@@ -41,7 +41,7 @@ struct Tuning {
   CombinerStrategy combiner = CombinerStrategy::Auto;
   Toggle gatherOneLaunch = Toggle::Auto;   // every degree bin of the gather in one launch
   Toggle gatherLoadsAhead = Toggle::Auto;  // four loads in flight per gather lane
-  Toggle sparseRefresh = Toggle::Auto;     // replica refresh copies only the changed replicas
+  Toggle sparseRefresh = Toggle::Off;      // replica refresh copies only the changed replicas (off: slower on one GPU)
 };
 
 // `conf` with every MEDUSA_* schedule variable of the environment applied (Config::vertexOrder,
