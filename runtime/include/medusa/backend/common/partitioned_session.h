@@ -21,6 +21,7 @@
 
 #include <medusa/backend/common/aggregate_steps.h>
 #include <medusa/backend/common/combiner_ops.h>
+#include <medusa/backend/common/deferred_launches.h>
 #include <medusa/backend/common/distributed_results.h>
 #include <medusa/backend/common/domain_check.h>
 #include <medusa/backend/common/in_edge_pull.h>
@@ -71,7 +72,14 @@
 namespace medusa::common {
 
 template <class Program, class Engine, class Exchange>
-class PartitionedSession : public SessionBase {
+class PartitionedSession : public SessionBase,
+                           private DeferredLaunches<PartitionedSession<Program, Engine, Exchange>, Program, Engine> {
+  using Deferred = DeferredLaunches<PartitionedSession, Program, Engine>;
+  friend Deferred;
+  using Deferred::can_defer, Deferred::can_defer_edges, Deferred::clear_deferred, Deferred::defer;
+  using Deferred::deferred_fill_, Deferred::deferred_fused_, Deferred::deferred_push_, Deferred::fill_deferred_;
+  using Deferred::fill_awaits_launch, Deferred::flush_deferred, Deferred::vertex_held, Deferred::gather_pending;
+
  public:
   using Vertex = typename Program::Vertex;
   using Edge = typename Program::Edge;
@@ -281,7 +289,7 @@ class PartitionedSession : public SessionBase {
         e.launch_elist_edges(domain, element, r);
       });
     };
-    if (can_defer<Element>(domain))
+    if (this->template can_defer<Element>(domain))
       return defer(push, [element, domain](Engine& e, const auto& op, const Message& fill) {
         e.fused_combine(element, op, fill, domain);
       });
@@ -362,49 +370,6 @@ class PartitionedSession : public SessionBase {
     }
   }
 
-  // ---- Pull fusion: a launch over all elements (or a dense frontier) right after
-  // InitMessageBuffer waits for the next call; Combiner() fuses it, anything else issues the fill
-  // and the launch as they were.
-  // A launch over the frontier fuses too when the frontier is dense enough that one pass over
-  // every in-edge (skipping inactive sources) beats pushing the frontier's edges
-  // (pull_fusion.h: prefer_frontier_pull).
-  // A frontier under min, max or bitwise or / and fuses too, pushed into the combined values where
-  // the engine prefers that (pull_fusion.h: may_push_combine).
-  template <class Element>
-  bool can_defer(Domain domain) const {
-    if (!fill_awaits_launch()) return false;
-    if (domain == Domain::All) return true;
-    return domain == Domain::Active && Program::uses.vertex_frontier &&
-           (any_engine([](const Engine& e) { return e.frontier_pull_preferred(); }) ||
-            may_push_combine_with<Message>(conf_.combinerOpType));
-  }
-  // InitMessageBuffer; EMV<EDGE>::Run(f) over all edges; Combiner() under min, max or bitwise or /
-  // and, in a program whose Combiner consumes its slots (ProgramUses::combiner_consumes_slots):
-  // every edge folds what it sends straight into its tail's combined value, and no slot is written.
-  bool can_defer_edges(Domain domain) const {
-    return fill_awaits_launch() && domain == Domain::All && conf_.tuning.pushCombine != Toggle::Off &&
-           may_push_combine_with<Message>(conf_.combinerOpType);
-  }
-  // InitMessageBuffer was deferred and no launch holds it yet.
-  bool fill_awaits_launch() const { return pull_fusion_ && fill_deferred_ && !deferred_push_; }
-  // Holds back `push` (the launch as issued); a built-in Combiner() then calls
-  // fused(engine, op, fill) on every partition instead of the fill, the launch and the Combiner.
-  // The fused pass is an edge-side launch over every local head: partitions refresh stale
-  // replicas first (no overlap: the pass folds every in-edge at once).
-  template <class Push, class Fused>
-  void defer(const Push& push, const Fused& fused) {
-    deferred_push_ = push;
-    deferred_fused_ = [this, fused](const Message& fill) {
-      if (exchange_ && fresh_hop_ == 0) {
-        refresh_fields();
-        for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
-      }
-      visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
-        for (auto& e : engines_) fused(*e, op, fill);
-      });
-      if (exchange_) message_hop_ = std::min(message_hop_, fresh_hop_ - 1);
-    };
-  }
   template <class Pred>
   bool any_engine(const Pred& pred) const {
     return any_of_engines(engines_, pred);
@@ -413,45 +378,6 @@ class PartitionedSession : public SessionBase {
   bool all_engines(const Pred& pred) const {
     return all_of_engines(engines_, pred);
   }
-  // What the CUDA engine keeps back for a VERTEX launch: the launch itself, held for the
-  // superstep's end (one partition), or a fused pass's gather that the launch may join.
-  bool vertex_held() const {
-    if constexpr (Engine::kBatchesSupersteps) return any_engine([](const Engine& e) { return e.vertex_held(); });
-    else return false;
-  }
-  bool gather_pending() const {
-    if constexpr (Engine::kFusesVertexIntoGather)
-      return any_engine([](const Engine& e) { return e.gather_pending(); });
-    else return false;
-  }
-  void flush_deferred() {
-    in_edges_.require_none();
-    if constexpr (Engine::kBatchesSupersteps)
-      for (auto& e : engines_) e->issue_held_vertex();  // (if it holds one)
-    if constexpr (Engine::kFusesVertexIntoGather) {
-      if (gather_pending())
-        visit_builtin_combiner<Message>(conf_.combinerOpType, [this](const auto& op) {
-          for (auto& e : engines_)
-            if (e->gather_pending()) e->issue_pending_gather(op);
-        });
-    }
-    if (fill_deferred_) {
-      fill_deferred_ = false;
-      for (auto& e : engines_) e->init_message_buffer(deferred_fill_);
-    }
-    if (deferred_push_) {
-      const auto push = std::move(deferred_push_);
-      clear_deferred();
-      push();
-    }
-  }
-  void clear_deferred() {
-    in_edges_.clear();
-    fill_deferred_ = false;
-    deferred_push_ = nullptr;
-    deferred_fused_ = nullptr;
-  }
-
   // The Config that launches follow: the session's, or one Run's with a source schedule applied.
   friend class ScheduledRun<PartitionedSession>;
   void use_config(const Config& conf) {
@@ -649,10 +575,6 @@ class PartitionedSession : public SessionBase {
   BatchRefreshCounts batch_refreshes_;
   std::unique_ptr<Exchange> exchange_;
   bool pull_fusion_ = false;
-  bool fill_deferred_ = false;  // InitMessageBuffer(deferred_fill_) not issued yet
-  Message deferred_fill_{};
-  std::function<void()> deferred_push_;                 // the deferred launch, as issued
-  std::function<void(const Message&)> deferred_fused_;  // the same fused with the Combiner
   PendingInEdges in_edges_;
   PlanCursor plan_cursor_;  // the registered plan of the Run's function, call by call
   Message last_fill_{};  // of the last InitMessageBuffer
