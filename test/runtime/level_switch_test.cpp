@@ -20,6 +20,7 @@
 #include <climits>
 #include <cstddef>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace level_switch_test {
@@ -318,6 +319,12 @@ std::set<std::uint32_t> pulled_supersteps() {
     if (forms[i].pulled) pulled.insert(static_cast<std::uint32_t>(i));
   return pulled;
 }
+// The observed supersteps in one line, for a failure's message: b batched, P pulled, p pushed.
+std::string forms_text() {
+  std::string text;
+  for (const StepForm& f : forms) text += f.batched ? 'b' : f.pulled ? 'P' : 'p';
+  return text;
+}
 std::uint32_t batched_between(std::uint32_t first, std::uint32_t end) {
   std::uint32_t n = 0;
   for (std::uint32_t i = first; i < end && i < forms.size(); ++i) n += forms[i].batched;
@@ -352,6 +359,7 @@ void check_run(const LevelRun& run) {
   CHECK(run.stats.stop_reason == "no continue vote");
   CHECK(run.stats.edges_visited == in.graph.src.size());
   REQUIRE(forms.size() == run.stats.supersteps);
+  INFO("supersteps (b batched, P pulled, p pushed): " << forms_text());
   const Switches switches = count_switches();
   CHECK(switches.to_pull == 2);
   CHECK(switches.to_push == 2);
@@ -400,6 +408,7 @@ TEST_CASE("BFS-Q on a path with stars gives exact levels, its frontier pushed an
     const medusa_test::ScopedEnv off("MEDUSA_SUPERSTEP_BATCH", "off");
     const LevelRun unbatched = run_bfs<false>(in.graph, &observed_bfs_step<false>);
     check_levels(unbatched, in.expected);
+    INFO("supersteps: " << forms_text());
     CHECK(pulled_supersteps() == in.dense);
     CHECK(unbatched.stats.batched_supersteps == 0);
     CHECK(unbatched.stats.edges_visited == in.graph.src.size());
