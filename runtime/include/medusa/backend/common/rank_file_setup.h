@@ -50,6 +50,10 @@ void check_rank_file_run(const Config& conf, std::uint32_t ranks) {
   MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
                  what + ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which partitioned "
                         "runs do not replicate yet");
+  MEDUSA_REQUIRE(!Program::uses.in_edges,
+                 what + ": the program has an ELIST functor over in-edges (InEdgeList), which needs each "
+                        "owned vertex's whole out-row, and medusa-part's files hold only the partition's "
+                        "in-edges; run it with --distributed alone (rank 0 lays the partitions out)");
   MEDUSA_REQUIRE(WrittenFields<Program>().edge.empty(),
                  what + ": the program writes edge fields, and no rank holds the whole graph's edges to "
                         "receive them in Dump_Result; run it without partition files");
