@@ -50,10 +50,6 @@ void check_rank_file_run(const Config& conf, std::uint32_t ranks) {
   MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
                  what + ": an ELIST/EDGE functor reads combined_msg() of a head vertex, which partitioned "
                         "runs do not replicate yet");
-  MEDUSA_REQUIRE(!Program::uses.in_edges,
-                 what + ": the program has an ELIST functor over in-edges (InEdgeList), which needs each "
-                        "owned vertex's whole out-row, and medusa-part's files hold only the partition's "
-                        "in-edges; run it with --distributed alone (rank 0 lays the partitions out)");
   MEDUSA_REQUIRE(WrittenFields<Program>().edge.empty(),
                  what + ": the program writes edge fields, and no rank holds the whole graph's edges to "
                         "receive them in Dump_Result; run it without partition files");
@@ -92,6 +88,10 @@ std::uint64_t rank_file_engines(transport::Transport& t, const Config& conf, con
   order.order = plan.owned_order;
   order.reason = "the partition files' order";
   const PartitionLayout& l = plan.partitions[rank];
+  MEDUSA_REQUIRE(!Program::uses.in_edges || !l.owned_row_offsets.empty(),
+                 "Config::partitionFiles (" + conf.partitionFiles + "): rank " + std::to_string(rank) + "'s file " +
+                     file.path + " holds no whole out-rows, which the program's ELIST functor over in-edges "
+                     "(InEdgeList) needs: make the files with medusa-part --rank-files ... --in-edges");
   MEDUSA_REQUIRE(graph.vertex_count() == plan.global_vertices && graph.edge_count() == l.topology.edge_count,
                  "Init_Device_DS: rank " + std::to_string(rank) + "'s graph has " +
                      std::to_string(graph.vertex_count()) + " vertices and " + std::to_string(graph.edge_count()) +
