@@ -221,6 +221,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   flag(uses.reads_by_id, "kUsesReadsById");
   flag(uses.sends_by_id, "kUsesSendsById");
   flag(uses.priorities, "kUsesPriorities");
+  flag(uses.in_edges, "kUsesInEdges");
   values["uses_flags"] = flags.empty() ? "medusa::kUsesNothing" : join(flags, " |\n      ");
   values["codegen_contract"] = std::to_string(medusa::kCodegenContract);
   return templates_.render("program_traits", values);

@@ -136,7 +136,7 @@ class Planner {
   PlanStep inEdgePull(const std::string& ops, const FunctorInfo& f) const {
     return {ops, "in-edge pull: each vertex runs the loop iteration of every out-edge's tail and folds what comes back",
             f.name + " takes an InEdgeList: its messages go against the edges' direction and exist only as this "
-                     "fold (one partition; the built-in Combiner)"};
+                     "fold (the built-in Combiner; on k partitions each owns its vertices' whole out-rows)"};
   }
 
   // The global aggregates some functor adds to: folded inside the launches that add, read after the superstep.

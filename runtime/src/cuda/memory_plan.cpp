@@ -94,6 +94,7 @@ MemoryPlan plan_memory(const GraphShape& g) {
     item("partition global out-degrees", vertex_ids);
     item("partition global in-degrees", vertex_ids);
   }
+  item("owned vertices' whole out-rows (in-edge pull)", g.owned_row_bytes);
   if (g.pull_fusion) {
     item("pull fusion in-edge sources", mul(E, sizeof(std::uint32_t)));
     item("pull fusion in-edge positions", mul(E, sizeof(std::uint32_t)));

@@ -331,6 +331,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
       out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
       in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
     }
+    if (view.owned_row_offsets != nullptr) {
+      owned_row_offsets_.assign(view.owned_row_offsets, view.owned_row_offsets + owned_count_ + 1);
+      owned_row_dst_.assign(view.owned_row_dst, view.owned_row_dst + owned_row_offsets_.back());
+    }
     choose_layout(t);
   }
 
@@ -356,9 +360,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
 
   std::size_t topology_bytes() const {
     return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size() +
-            in_edge_.size()) *
+            in_edge_.size() + owned_row_offsets_.size()) *
                sizeof(EdgeIndex) +
-           (out_dst_.size() + edge_src_.size() + in_src_.size()) * sizeof(VertexId) + layout_.bytes();
+           (out_dst_.size() + edge_src_.size() + in_src_.size() + owned_row_dst_.size()) * sizeof(VertexId) +
+           layout_.bytes();
   }
 
   // Bytes Init_Device_DS allocates besides the topology.
@@ -460,6 +465,8 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
+  std::vector<EdgeIndex> owned_row_offsets_;  // partitioned in-edge programs: common::PartitionView
+  std::vector<VertexId> owned_row_dst_;
   std::vector<std::uint32_t> out_degree_, in_degree_;
 
   FieldArrays<Program> fields_;
