@@ -32,7 +32,7 @@ struct AggregateRegistration;
 inline constexpr int kMaxAggregates = 16;
 
 // Sub-slots per aggregate that a GPU's compare-and-swap folds spread over (by block), so that
-// thousands of warps do not retry on one word; the download folds them into acc.
+// blocks that end together do not retry on one word; the download folds them into acc.
 inline constexpr int kAggregateSpread = 32;
 
 // Every aggregate as raw bits, 8 bytes a slot (4-byte types use the first 4): what functors add to
