@@ -152,7 +152,7 @@ class Planner {
       return out;
     };
     return runsAs({"fold aggregates " + list(names),
-                   "inside the launches that add (one atomic per warp on CUDA); partitions folded in order; "
+                   "inside the launches that add (on CUDA one atomic per block and aggregate); partitions folded in order; "
                    "read back and published for the next superstep",
                    list(adders) + (adders.size() == 1 ? " calls" : " call") +
                        " add(); value() reads the previous superstep's fold"},

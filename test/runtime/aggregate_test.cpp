@@ -90,7 +90,8 @@ struct Count {
   }
 };
 struct Count_element {
-  static constexpr bool medusa_adds_aggregates = true;
+  using medusa_aggregates_added =
+      medusa::AddedAggregates<decltype(total), decltype(low), decltype(widest), decltype(sequence)>;
   Count f;
   MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
                             medusa::VertexId id) const {

@@ -38,7 +38,7 @@ struct FieldSpec {
 
 // The version of this contract. Bump it whenever generated code and the runtime change together
 // (a member added, a meaning changed); medusa-cc emits a static_assert against it.
-inline constexpr int kCodegenContract = 2;
+inline constexpr int kCodegenContract = 3;
 
 // Named flags for ProgramUses::of (one per ProgramUses member).
 enum ProgramUse : std::uint32_t {
