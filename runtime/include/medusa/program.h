@@ -27,6 +27,7 @@ enum FieldDirection : std::uint8_t {
   kDownload = 2,  // written on the device: copied back by Dump_Result
   kEdgeRead = 4,  // read by an ELIST or EDGE functor (its vertex, or an edge's head()): a
                   // partitioned run keeps the head-vertex replicas of this field fresh
+  kByIdRead = 8,  // read by id (vertex_at): a partitioned run mirrors it over the whole graph
 };
 
 struct FieldSpec {
@@ -38,7 +39,7 @@ struct FieldSpec {
 
 // The version of this contract. Bump it whenever generated code and the runtime change together
 // (a member added, a meaning changed); medusa-cc emits a static_assert against it.
-inline constexpr int kCodegenContract = 2;
+inline constexpr int kCodegenContract = 3;
 
 // Named flags for ProgramUses::of (one per ProgramUses member).
 enum ProgramUse : std::uint32_t {
