@@ -304,9 +304,13 @@ std::string ProgramEmitter::byIdInits(const std::map<std::string, FieldUse>& fie
 
 // In a program that reads by id: whether this launch reads a field by id, and whether it writes
 // one that some functor reads by id (a partitioned run refreshes the mirror between the two:
-// common/by_id_exchange.h).
+// common/by_id_exchange.h); in one that sends by id, whether it does.
 std::string ProgramEmitter::byIdHints(const FunctorInfo& functor) const {
-  if (!model_.uses().reads_by_id) return "";
+  std::string sends;  // (an ELIST functor that sends by id: once per partition holding its vertex)
+  if (model_.uses().sends_by_id)
+    sends = std::string("  static constexpr bool medusa_sends_by_id = ") + (functor.sends_by_id ? "true" : "false") +
+            ";  // (partitioned runs: by_id_exchange.h)\n";
+  if (!model_.uses().reads_by_id) return sends;
   bool writes = false;
   for (const DeviceField& d : deviceFields(true))
     if (d.by_id_read)
@@ -316,7 +320,7 @@ std::string ProgramEmitter::byIdHints(const FunctorInfo& functor) const {
       }
   return std::string("  static constexpr bool medusa_reads_by_id = ") + (functor.reads_by_id ? "true" : "false") +
          ";  // (partitioned runs: by_id_exchange.h)\n  static constexpr bool medusa_writes_by_id_fields = " +
-         (writes ? "true" : "false") + ";\n";
+         (writes ? "true" : "false") + ";\n" + sends;
 }
 
 std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <medusa/by_id.h>
+#include <medusa/config.h>
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
@@ -39,6 +40,11 @@ struct element_reads_by_id : std::true_type {};
 template <class Element>
 struct element_reads_by_id<Element, std::void_t<decltype(Element::medusa_reads_by_id)>>
     : std::bool_constant<Element::medusa_reads_by_id> {};
+template <class Element, class = void>
+struct element_sends_by_id : std::true_type {};
+template <class Element>
+struct element_sends_by_id<Element, std::void_t<decltype(Element::medusa_sends_by_id)>>
+    : std::bool_constant<Element::medusa_sends_by_id> {};
 template <class Element, class = void>
 struct element_writes_by_id_fields : std::true_type {};
 template <class Element>
@@ -69,9 +75,10 @@ class ByIdExchange {
  public:
   // A partitioned run, once its engines exist: engines[i] holds partition partitions[i].
   void set_up(std::uint32_t parts, VertexId global_vertices, const std::vector<std::uint32_t>& partitions,
-              std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
+              std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, CombinerOp op) {
     if constexpr (Program::uses.reads_by_id || Program::uses.sends_by_id) {
       on_ = true;
+      op_ = op;
       global_vertices_ = global_vertices;
       engine_of_.assign(parts, kNotHere);
       for (std::uint32_t i = 0; i < partitions.size(); ++i) engine_of_[partitions[i]] = i;
@@ -110,8 +117,20 @@ class ByIdExchange {
 
   // Before a launch of `Element`: refreshes the mirrors if it reads by id and a launch wrote a field
   // read by id since (flush issues the launches the session deferred first).
-  template <class Element, class Flush>
+  template <ApiKind K, class Element, class Flush>
   void before_launch(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, const Flush& flush) {
+    if constexpr (K == ELIST && Program::uses.sends_by_id && element_sends_by_id<Element>::value) {
+      // A head whose out-edges lie in several partitions runs its ELIST functor in each: a send
+      // outside the edge loop happens once per partition, which only an idempotent fold absorbs.
+      const bool idempotent = op_ != MEDUSA_SUM && op_ != MEDUSA_PRODUCT && op_ != MEDUSA_BIT_XOR;
+      MEDUSA_REQUIRE(!on_ || idempotent,
+                     std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ELIST functor sends by vertex id "
+                                 "(sendMsgTo) under Config::combinerOpType = ") +
+                         (op_ == MEDUSA_SUM ? "sum" : op_ == MEDUSA_PRODUCT ? "product" : "bitwise xor") +
+                         "; a vertex whose out-edges lie in several partitions runs the functor once in each, so "
+                         "a send would count again: use min, max or a bitwise / logical or / and, send from a "
+                         "VERTEX or EDGE functor, or run one partition");
+    }
     if constexpr (Program::uses.reads_by_id) {
       if (!on_) return;
       if (element_reads_by_id<Element>::value && stale_) {
@@ -192,6 +211,7 @@ class ByIdExchange {
   }
 
   bool on_ = false;
+  CombinerOp op_ = MEDUSA_SUM;
   bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
   VertexId global_vertices_ = 0;
   std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere

@@ -140,7 +140,8 @@ class PartitionedSession : public SessionBase,
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport(), conf_.tuning.sparseRefresh);
       holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
-      by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport());
+      by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport(),
+                    conf_.combinerOpType);
     }
     use_config(conf_);
   }
@@ -250,7 +251,7 @@ class PartitionedSession : public SessionBase,
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
     check_partitioned_adds<K, Element>(parts_);  // (every rank's partitions)
-    by_id_.template before_launch<Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
+    by_id_.template before_launch<K, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     [[maybe_unused]] const plan::Step* planned = plan_cursor_.call(PlanCall::run(K, domain));
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending() && plan_joins_vertex(planned)) {  // runs in the fused pass's gather
@@ -288,7 +289,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
-    by_id_.template before_launch<Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
+    by_id_.template before_launch<ELIST, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     const auto push = [this, domain, element] {
       dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
