@@ -530,6 +530,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
                                                       {"edge", model_.edge.name},
                                                       {"vertex_param", vertex_param},
                                                       {"list_param", list_param},
+                                                      {"hints", byIdHints(functor)},
                                                       {"index_type", loop.index_type},
                                                       {"body", body}}));
   // The prologue runs again for every edge; the loop variable is this work item's edge. The
