@@ -79,7 +79,6 @@ class ByIdExchange {
     if constexpr (Program::uses.reads_by_id || Program::uses.sends_by_id) {
       on_ = true;
       op_ = op;
-      global_vertices_ = global_vertices;
       engine_of_.assign(parts, kNotHere);
       for (std::uint32_t i = 0; i < partitions.size(); ++i) engine_of_[partitions[i]] = i;
       // Every partition's owned global IDs, in the order every later all-gather delivers them.
@@ -213,7 +212,6 @@ class ByIdExchange {
   bool on_ = false;
   CombinerOp op_ = MEDUSA_SUM;
   bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
-  VertexId global_vertices_ = 0;
   std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere
   std::vector<std::size_t> owned_here_;         // owned vertices of this rank's engines
   std::vector<std::uint32_t> order_;            // the partitions of an all-gather, in order
