@@ -139,9 +139,13 @@ std::vector<ProgramEmitter::DeviceField> ProgramEmitter::deviceFields(bool verte
         if (edge_side && it->second.read) d.edge_read = true;
       };
       if (vertex) {
+        const auto by_id = functor.by_id_fields.find(field.name);
+        if (by_id != functor.by_id_fields.end() && by_id->second.read) d.by_id_read = true;
+      }
+      if (vertex) {
         merge(functor.vertex_fields, functor.kind == ApiKind::Elist);
         merge(functor.head_fields, functor.kind == ApiKind::Elist || functor.kind == ApiKind::Edge);
-        merge(functor.by_id_fields, false);  // (one partition only: the runtime refuses more)
+        merge(functor.by_id_fields, false);
       } else {
         merge(functor.edge_fields, false);
       }
@@ -186,6 +190,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
       if (d.upload) direction.push_back("medusa::kUpload");
       if (d.download) direction.push_back("medusa::kDownload");
       if (d.edge_read) direction.push_back("medusa::kEdgeRead");
+      if (d.by_id_read) direction.push_back("medusa::kByIdRead");
       specs.push_back("{\"" + d.field->name + "\", offsetof(" + record.qualified + ", " +
                       d.field->name + "), sizeof(" + d.field->type + "), " +
                       join(direction, " | ") + "},");
@@ -286,6 +291,39 @@ std::string ProgramEmitter::fieldInits(const RecordInfo& record,
   return out;
 }
 
+// The fields of vertex_at(element, id)'s proxy: those read by id from medusa::by_id_arrays (the
+// whole-graph mirror on partitions); the proxy's other fields are never accessed through it.
+std::string ProgramEmitter::byIdInits(const std::map<std::string, FieldUse>& fields, const FunctorInfo& functor) const {
+  std::string out;
+  for (const FieldInfo& f : model_.vertex.fields) {
+    if (!fields.count(f.name)) continue;
+    out += functor.by_id_fields.count(f.name) ? ", medusa::by_id_arrays(*medusa_ctx_, medusa_va_)." + f.name + "[id]"
+                                               : ", medusa_va_->" + f.name + "[id]";
+  }
+  return out;
+}
+
+// In a program that reads by id: whether this launch reads a field by id, and whether it writes
+// one that some functor reads by id (a partitioned run refreshes the mirror between the two:
+// common/by_id_exchange.h); in one that sends by id, whether it does.
+std::string ProgramEmitter::byIdHints(const FunctorInfo& functor) const {
+  std::string sends;  // (an ELIST functor that sends by id: once per partition holding its vertex)
+  if (model_.uses().sends_by_id)
+    sends = std::string("  static constexpr bool medusa_sends_by_id = ") + (functor.sends_by_id ? "true" : "false") +
+            ";  // (partitioned runs: by_id_exchange.h)\n";
+  if (!model_.uses().reads_by_id) return sends;
+  bool writes = false;
+  for (const DeviceField& d : deviceFields(true))
+    if (d.by_id_read)
+      for (const auto* fields : {&functor.vertex_fields, &functor.head_fields}) {
+        const auto it = fields->find(d.field->name);
+        writes |= it != fields->end() && it->second.written;
+      }
+  return std::string("  static constexpr bool medusa_reads_by_id = ") + (functor.reads_by_id ? "true" : "false") +
+         ";  // (partitioned runs: by_id_exchange.h)\n  static constexpr bool medusa_writes_by_id_fields = " +
+         (writes ? "true" : "false") + ";\n" + sends;
+}
+
 std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
   const std::string& message = model_.message_type;
   std::vector<std::string> proxies;
@@ -298,8 +336,7 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
     const std::string& name = model_.vertex.name;
     const std::string extra = "  const medusa_program::VertexArrays* medusa_va_;\n  MEDUSA_HD " + name +
                               " medusa_vertex_at(medusa::VertexId id) const {\n    return " + name +
-                              "{{medusa_ctx_, id}, medusa_va_" + fieldInits(model_.vertex, fields, "medusa_va_->", "id") +
-                              "};\n  }\n";
+                              "{{medusa_ctx_, id}, medusa_va_" + byIdInits(fields, functor) + "};\n  }\n";
     proxy.insert(proxy.find('{') + 2, extra);
     proxies.push_back(proxy);
   } else if (has_vertex) {
@@ -334,7 +371,7 @@ std::string ProgramEmitter::functorBegin(const FunctorInfo& functor) const {
       if (functor.reads_by_id)
         head_accessor += "\n// vertex_at(e, id): vertex id (read-only fields).\nMEDUSA_HD " + model_.vertex.name +
                          " medusa_vertex_at(medusa::VertexId id) const {\n  return " + model_.vertex.name +
-                         "{{medusa_ctx_, id}" + fieldInits(model_.vertex, fields, "medusa_va_->", "id") + "};\n}";
+                         "{{medusa_ctx_, id}" + byIdInits(fields, functor) + "};\n}";
     }
     for (const FieldInfo& f : model_.edge.fields) {
       auto it = functor.edge_fields.find(f.name);
@@ -447,6 +484,7 @@ std::string ProgramEmitter::functorEnd(const FunctorInfo& functor, const std::st
   if (functor.kind == ApiKind::Edge) index_type = "EdgeIndex", index = "eid";
   if (functor.kind == ApiKind::Message) index_type = "EdgeIndex", index = "slot";
   std::string hint = aggregatesAdded(functor);
+  hint += byIdHints(functor);
   if (!next_source_work.empty())
     hint += "  // A pass of " + functor.next_source_functor + " precedes this launch: its next superstep's messages\n"
            "  // may be computed here (runtime: source_prefetch.cuh).\n"
@@ -499,6 +537,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
                                                       {"edge", model_.edge.name},
                                                       {"vertex_param", vertex_param},
                                                       {"list_param", list_param},
+                                                      {"hints", byIdHints(functor)},
                                                       {"index_type", loop.index_type},
                                                       {"aggregates_added", aggregatesAdded(functor)},
                                                       {"body", body}}));

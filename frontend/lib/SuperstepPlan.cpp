@@ -85,8 +85,8 @@ class Planner {
       p.replay = "not replayable: the program's aggregates are read back after every superstep";
     const ProgramUsesInfo uses = model_.uses();
     if (uses.reads_by_id || uses.sends_by_id)
-      p.run_time.push_back("vertex order: the input's, since functors hold vertex ids (reads or sends by id; one "
-                           "partition in one process)");
+      p.run_time.push_back("vertex order: the input's, since functors hold vertex ids (reads or sends by id; "
+                           "partitions: a whole-graph mirror of the fields read by id, sends delivered to the owners)");
     else
       p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
                            "edge endpoints (one partition)");

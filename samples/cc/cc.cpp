@@ -162,8 +162,9 @@ int main(int argc, char** argv) try {
   samples::configure(conf, opt);  // --gpus, partitions, --verbose
   if (opt.iterations) conf.maxIteration = opt.iterations;
   auto device = Init_Device_DS(my_graph, conf);
+  // (the edge count every rank knows: in a distributed run rank 0 alone holds the edges)
   const bool sampled = variant == "sampled" ||
-      (variant == "auto" && my_graph.edge_count() >= std::uint64_t{kSampledMeanDegree} * my_graph.vertex_count());
+      (variant == "auto" && edges.whole_graph_edges >= std::uint64_t{kSampledMeanDegree} * edges.vertex_count);
   RunStats rounds, sample;
   unsigned long long majority = vote(0, kNoLabel);
   if (sampled) {

@@ -146,6 +146,7 @@ EdgeList load_rank_edges(const Options& opt, bool weighted, EdgeUse use) {
                 "needs: make them from a weighted graph, or with medusa-part --weights LO:HI",
                 name.c_str(), 0);
   if (!weighted) std::vector<double>().swap(out.weight);
+  out.whole_graph_edges = out.src.size();
   out.description = opt.partition_files + ".<rank>-of-" + std::to_string(ranks) + ": " +
                     std::to_string(out.vertex_count) + " vertices; rank " + std::to_string(rank) + " holds " +
                     std::to_string(out.src.size()) + " local edges";
@@ -248,7 +249,9 @@ EdgeList load_edges(const Options& opt, bool weighted, EdgeUse use) {
   if (!opt.partition_files.empty()) return load_rank_edges(opt, weighted, use);
   EdgeList out;
   if (!reads_graph(opt)) {  // the vertices only: their fields may be set, the edges stay on rank 0
-    out.vertex_count = static_cast<VertexId>(from_rank0(opt, {}, "loading the graph (its size from rank 0)").at(0));
+    const std::vector<std::uint64_t> size = from_rank0(opt, {}, "loading the graph (its size from rank 0)");
+    out.vertex_count = static_cast<VertexId>(size.at(0));
+    out.whole_graph_edges = size.at(1);
     out.source = opt.graph_file.empty() ? "generated R-MAT scale " + std::to_string(opt.generated_scale) : opt.graph_file;
     out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, edges on rank 0";
     return out;
@@ -280,7 +283,8 @@ EdgeList load_edges(const Options& opt, bool weighted, EdgeUse use) {
   }
   out.description = out.source + ": " + std::to_string(out.vertex_count) + " vertices, " +
                     std::to_string(out.src.size()) + " edges";
-  from_rank0(opt, {out.vertex_count}, "loading the graph (its size from rank 0)");
+  out.whole_graph_edges = out.src.size();
+  from_rank0(opt, {out.vertex_count, out.whole_graph_edges}, "loading the graph (its size from rank 0)");
   return out;
 }
 

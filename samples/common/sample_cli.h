@@ -71,6 +71,9 @@ inline Options parse_options(int argc, char** argv, const std::string& descripti
 // a random integer weight from --weights and --seed (asked for explicitly: io::RandomWeights);
 // without, no weights.
 struct EdgeList : io::EdgeListData {
+  // The whole graph's edge count on every rank (rank 0's, which alone holds the edges), for choices
+  // every rank must make alike; with --partition-files, this rank's edges.
+  EdgeIndex whole_graph_edges = 0;
   std::string source;       // the graph file, or "generated R-MAT scale N", for messages
   std::string description;  // "karate.mtx: 34 vertices, 156 edges"
 };

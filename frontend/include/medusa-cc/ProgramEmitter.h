@@ -52,12 +52,15 @@ class ProgramEmitter {
     std::vector<std::string> readers, writers;
     bool upload = false, download = false;
     bool edge_read = false;  // read by an ELIST functor (its vertex) or through e.head()
+    bool by_id_read = false;  // read by id (vertex_at): mirrored over the whole graph on partitions
   };
   std::vector<DeviceField> deviceFields(bool vertex) const;
   std::string vertexProxy(const std::string& name, const std::map<std::string, FieldUse>& uses,
                           bool read_only) const;
   std::string fieldInits(const RecordInfo& record, const std::map<std::string, FieldUse>& uses,
                          const std::string& arrays, const std::string& index) const;
+  std::string byIdInits(const std::map<std::string, FieldUse>& fields, const FunctorInfo& functor) const;
+  std::string byIdHints(const FunctorInfo& functor) const;
   std::string elementBody(const FunctorInfo& functor) const;
   std::string vertexDeclaration(const FunctorInfo& functor) const;
   std::string launcher(const FunctorInfo& functor, bool edge_parallel) const;

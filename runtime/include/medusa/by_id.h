@@ -8,7 +8,10 @@
 // launch changes what another reads. A send by id is folded atomically, with the built-in combiner
 // of Config::combinerOpType, into one value per vertex that InitMessageBuffer fills and Combiner()
 // folds into combined_msg() with the edge messages; the vertex then counts as received.
-// Both need one partition in one process: the runtime refuses gpuCount > 1 and MPI ranks.
+// On several partitions (and MPI ranks) functors see the same values: a read by id goes to a mirror
+// of the fields read by id over the whole graph, refreshed from their owners before a launch that
+// reads by id when a launch wrote one since; a send goes to an outbox by global id, delivered to the
+// target's owner and folded into its slot before the Combiner (common/by_id_exchange.h).
 #pragma once
 
 #include <medusa/config.h>
@@ -16,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace medusa {
@@ -28,7 +32,31 @@ MEDUSA_HD auto vertex_at(const Element& element, VertexId id) {
 }
 #endif
 
+// The vertex arrays vertex_at reads vertex `id` from: the launch's own in one partition, the
+// whole-graph mirror in a partitioned run (KernelCtx::by_id_arrays).
+template <class Arrays, class Msg>
+MEDUSA_HD const Arrays& by_id_arrays(const KernelCtx<Msg>& c, const Arrays* local) {
+  return c.by_id_arrays != nullptr ? *static_cast<const Arrays*>(c.by_id_arrays) : *local;
+}
+
 namespace detail {
+
+// The value x of the built-in combiner `op` leaves unchanged (op(a, x) == a): what a partition's
+// outbox slot holds before the first send, so that folding every partition's slot at the owner
+// counts each send once.
+template <class Msg>
+MEDUSA_HD inline Msg builtin_identity(int op) {
+  switch (op) {
+    case MEDUSA_MIN: return std::numeric_limits<Msg>::max();
+    case MEDUSA_MAX: return std::numeric_limits<Msg>::lowest();
+    case MEDUSA_PRODUCT:
+    case MEDUSA_LOGICAL_AND: return Msg(1);
+    default: break;
+  }
+  if constexpr (std::is_integral_v<Msg>)
+    if (op == MEDUSA_BIT_AND) return static_cast<Msg>(~Msg(0));
+  return Msg(0);  // sum, logical or, bitwise or and xor
+}
 
 // The built-in combiner `op` applied to two messages (an arithmetic type; bitwise ones on integers).
 template <class Msg>
@@ -92,7 +120,8 @@ MEDUSA_HD inline void atomic_fold_builtin(Msg* slot, const Msg& x, int op) {
 template <class Ctx, class Msg>
 MEDUSA_HD inline void send_by_id(const Ctx& c, VertexId to, const Msg& msg) {
   atomic_fold_builtin(&c.sent_by_id[to], msg, c.sent_by_id_op);
-  if (c.received != nullptr) flag_store(&c.received[to]);
+  if (c.sent_by_id_flags != nullptr) flag_store(&c.sent_by_id_flags[to]);  // (partitioned: the owner sets received)
+  else if (c.received != nullptr) flag_store(&c.received[to]);
 }
 
 }  // namespace detail

@@ -75,6 +75,12 @@ struct KernelCtx {
   // Config::combinerOpType, which the atomic fold of each send follows.
   Msg* sent_by_id = nullptr;
   int sent_by_id_op = 0;
+  // Partitioned runs (by_id.h): sent_by_id is an outbox indexed by global ID, and a send flags its
+  // target here (the session delivers the flagged ones to their owners); null in one partition.
+  std::uint8_t* sent_by_id_flags = nullptr;
+  // Partitioned runs: the program's VertexArrays over the whole graph (global IDs), of which the
+  // fields read by id (kByIdRead) are set; vertex_at reads those. Null in one partition.
+  const void* by_id_arrays = nullptr;
 };
 
 enum VoteSlot { kVoteContinue = 0, kVoteHalt = 1, kVoteTooManyMessages = 2, kVoteSlots = 3 };

@@ -27,6 +27,7 @@ enum FieldDirection : std::uint8_t {
   kDownload = 2,  // written on the device: copied back by Dump_Result
   kEdgeRead = 4,  // read by an ELIST or EDGE functor (its vertex, or an edge's head()): a
                   // partitioned run keeps the head-vertex replicas of this field fresh
+  kByIdRead = 8,  // read by id (vertex_at): a partitioned run mirrors it over the whole graph
 };
 
 struct FieldSpec {

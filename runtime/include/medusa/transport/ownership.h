@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace medusa::transport {
 
@@ -16,6 +17,12 @@ struct PartitionOwnership {
   // Partitions of `parts` this rank runs.
   std::uint32_t owned_count(std::uint32_t parts) const {
     return parts > rank ? (parts - rank + ranks - 1) / ranks : 0;
+  }
+  // Those partitions, by local index.
+  std::vector<std::uint32_t> partitions_of(std::uint32_t parts) const {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t i = 0; i < owned_count(parts); ++i) out.push_back(partition(i));
+    return out;
   }
 };
 

@@ -15,6 +15,8 @@ const char* multi_hop_obstacle() {
          : Program::uses.edge_frontier ? "the program uses an edge frontier"
          : writes_edge_field           ? "a functor writes an edge field"
          : Program::uses.in_edges      ? "an ELIST functor runs over in-edges (InEdgeList)"
+         : Program::uses.sends_by_id   ? "the program sends by vertex id (a replica's launch would send again)"
+         : Program::uses.reads_by_id   ? "the program reads by vertex id (mirrored from the owners only)"
                                        : nullptr;
 }
 

@@ -94,12 +94,6 @@ void check_partitionable(std::uint32_t parts, const Config& conf, bool distribut
                  "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
                  "need every vertex's whole out-edge row in one partition: run it on one partition "
                  "(Config::gpuCount = 1, no Config::distributed)");
-  MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
-                 "gpuCount = " + std::to_string(conf.gpuCount) +
-                     (distributed ? " over MPI ranks" : "") +
-                     ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
-                     "belong to another partition, which partitioned runs do not support yet; run it with "
-                     "gpuCount = 1 in one process");
   // A pulled in-edge pass walks each owned vertex's whole out-row, whose edges' fields live in
   // their tails' partitions.
   MEDUSA_REQUIRE(parts == 1 || !Program::uses.in_edges || Program::edge_fields.empty(),

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>
+#include <medusa/backend/common/by_id_exchange.h>
 #include <medusa/backend/common/combiner_ops.h>
 #include <medusa/backend/common/deferred_launches.h>
 #include <medusa/backend/common/distributed_results.h>
@@ -139,6 +140,8 @@ class PartitionedSession : public SessionBase,
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport(), conf_.tuning.sparseRefresh);
       holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
+      by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport(),
+                    conf_.combinerOpType);
     }
     use_config(conf_);
   }
@@ -205,6 +208,7 @@ class PartitionedSession : public SessionBase,
         MEDUSA_THROW("Combiner(op): the program sends by vertex id (sendMsgTo), which folds with the built-in "
                      "combiner of Config::combinerOpType; call Combiner() instead");
     flush_deferred();
+    by_id_.deliver_sends(engines_, ranks_.transport(), static_cast<int>(conf_.combinerOpType));
     for (auto& e : engines_) e->combine(op);
   }
 
@@ -229,6 +233,7 @@ class PartitionedSession : public SessionBase,
                                                  "(sendMsgTo): its pulled Combiner does not fold sends by id yet");
       return in_edges_.run();
     }  // InitMessageBuffer; EMV<ELIST>::Run(in-edges); Combiner()
+    if (parts_ > 1 && Program::uses.sends_by_id) flush_deferred();  // (the sends are delivered before the fold)
     if (deferred_push_) {  // InitMessageBuffer; EMV<ELIST>::Run(All); Combiner(): one pass
       const auto fused = std::move(deferred_fused_);
       clear_deferred();
@@ -246,6 +251,7 @@ class PartitionedSession : public SessionBase,
   void launch(Domain domain, const Element& element) {
     check_domain(K, domain, Program::uses);
     check_partitioned_adds<K, Element>(parts_);  // (every rank's partitions)
+    by_id_.template before_launch<K, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     [[maybe_unused]] const plan::Step* planned = plan_cursor_.call(PlanCall::run(K, domain));
     if constexpr (K == VERTEX && Engine::kFusesVertexIntoGather) {
       if (domain == Domain::All && gather_pending() && plan_joins_vertex(planned)) {  // runs in the fused pass's gather
@@ -283,6 +289,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
+    by_id_.template before_launch<ELIST, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     const auto push = [this, domain, element] {
       dispatch<ELIST>(domain, [&](Engine& e, const LaunchRange& r) {
@@ -393,7 +400,8 @@ class PartitionedSession : public SessionBase,
     for (auto& e : engines_) {
       // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
       Tuning run = conf_.tuning;
-      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off || Program::uses.sends_by_id)
+      if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off || Program::uses.sends_by_id ||
+          (parts_ > 1 && Program::uses.reads_by_id))  // (a mirror refresh goes through the host)
         run.superstepBatch = SuperstepBatching::Off;
       e->set_run_tuning(run);
     }
@@ -582,6 +590,7 @@ class PartitionedSession : public SessionBase,
   PartitionBatches<Engine> batches_{engines_};  // (kBatchesSupersteps)
   BatchRefreshCounts batch_refreshes_;
   std::unique_ptr<Exchange> exchange_;
+  ByIdExchange<Program, Engine> by_id_;  // reads and sends by vertex id across partitions
   bool pull_fusion_ = false;
   PendingInEdges in_edges_;
   PlanCursor plan_cursor_;  // the registered plan of the Run's function, call by call

@@ -14,6 +14,7 @@
 //   HeldVertex       engine/held_vertex.cuh       the VERTEX launch joined with a superstep's end
 //   PriorityFrontier engine/priority_frontier.cuh SetActive(priority): the lowest bucket is Domain::Active
 //   BatchController  engine/batch_controller.cuh  batches of supersteps, their read-back, replays
+//   ByIdOutbox       engine/by_id_outbox.cuh      reads and sends by vertex id on partitions
 //
 // Per superstep the host issues: one launch that zeroes the step counters (votes and frontier
 // counts) and sets the session's StepState (votes, superstep number), the user's launches, one
@@ -34,6 +35,7 @@
 #include <medusa/backend/cuda/combine.cuh>
 #include <medusa/backend/cuda/device.h>
 #include <medusa/backend/cuda/engine/batch_controller.cuh>
+#include <medusa/backend/cuda/engine/by_id_outbox.cuh>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/engine/device_graph.cuh>
 #include <medusa/backend/cuda/engine/frontiers.cuh>
@@ -77,7 +79,8 @@ class PartitionEngine : private gpu::EngineCore,
                         public gpu::Fusion<Program, PartitionEngine<Program>>,
                         public gpu::HeldVertex<Program, PartitionEngine<Program>>,
                         public gpu::PriorityFrontier<Program, PartitionEngine<Program>>,
-                        public gpu::BatchController<Program, PartitionEngine<Program>> {
+                        public gpu::BatchController<Program, PartitionEngine<Program>>,
+                        public gpu::ByIdOutbox<Program, PartitionEngine<Program>> {
   using GraphPart = gpu::DeviceGraph<Program, PartitionEngine>;
   using MessagePart = gpu::MessageStore<Program, PartitionEngine>;
   using FrontierPart = gpu::Frontiers<Program, PartitionEngine>;
@@ -86,6 +89,7 @@ class PartitionEngine : private gpu::EngineCore,
   using HeldPart = gpu::HeldVertex<Program, PartitionEngine>;
   using PriorityPart = gpu::PriorityFrontier<Program, PartitionEngine>;
   using BatchPart = gpu::BatchController<Program, PartitionEngine>;
+  using ByIdPart = gpu::ByIdOutbox<Program, PartitionEngine>;
   friend GraphPart;
   friend MessagePart;
   friend FrontierPart;
@@ -94,6 +98,7 @@ class PartitionEngine : private gpu::EngineCore,
   friend HeldPart;
   friend PriorityPart;
   friend BatchPart;
+  friend ByIdPart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -304,6 +309,7 @@ class PartitionEngine : private gpu::EngineCore,
     c.edge_count = E_;
     this->topology_ctx(c);
     this->message_ctx(c);
+    this->by_id_ctx(c);
     this->frontier_ctx(c);
     this->priority_ctx(c);
     c.votes = votes_ptr();

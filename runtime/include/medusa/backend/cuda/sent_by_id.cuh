@@ -4,6 +4,7 @@
 
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/by_id.h>
 #include <medusa/types.h>
 
 #include <cuda_runtime.h>
@@ -21,6 +22,19 @@ __global__ void __launch_bounds__(kBlock)
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += stride)
     combined[v] = op(combined[v], sent[v]);
+}
+
+// A partitioned run: the sends delivered to this partition (local IDs, each once), folded into its
+// slots with the built-in operator `op`; the vertices count as received (flags may be null).
+template <class Msg>
+__global__ void __launch_bounds__(kBlock)
+    fold_delivered_kernel(Msg* __restrict__ sent, std::uint8_t* __restrict__ received, const VertexId* __restrict__ ids,
+                          const Msg* __restrict__ values, std::uint64_t n, int op) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    sent[ids[i]] = medusa::detail::apply_builtin(op, sent[ids[i]], values[i]);
+    if (received != nullptr) received[ids[i]] = 1;
+  }
 }
 
 }  // namespace kernels

@@ -7,6 +7,7 @@
 // reaches the others through the engine (CRTP):
 //   Fusion           engine/fusion.h             pull-fused pass, push-combine, pending slots
 //   PriorityFrontier engine/priority_frontier.h  SetActive(priority): the lowest bucket is Domain::Active
+//   ByIdOutbox       engine/by_id_outbox.h       reads and sends by vertex id on partitions
 #pragma once
 
 #include <medusa/backend/common/combiner_ops.h>
@@ -17,6 +18,7 @@
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/partitioned_session.h>
 #include <medusa/backend/common/priorities.h>
+#include <medusa/backend/host/engine/by_id_outbox.h>
 #include <medusa/backend/host/engine/fusion.h>
 #include <medusa/backend/host/engine/priority_frontier.h>
 #include <medusa/backend/host/field_arrays.h>
@@ -52,11 +54,14 @@ namespace medusa::host {
 
 template <class Program>
 class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
-                        public host::PriorityFrontier<Program, PartitionEngine<Program>> {
+                        public host::PriorityFrontier<Program, PartitionEngine<Program>>,
+                        public host::ByIdOutbox<Program, PartitionEngine<Program>> {
   using FusionPart = host::Fusion<Program, PartitionEngine>;
   using PriorityPart = host::PriorityFrontier<Program, PartitionEngine>;
+  using ByIdPart = host::ByIdOutbox<Program, PartitionEngine>;
   friend FusionPart;
   friend PriorityPart;
+  friend ByIdPart;
 
  public:
   using Vertex = typename Program::Vertex;
@@ -163,7 +168,7 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
     }
     if (send_counts_.allocated()) send_counts_.fill(0u);
     if (received_.allocated()) received_.fill(0);
-    if constexpr (Program::uses.sends_by_id) sent_by_id_.fill(init_value_);
+    if constexpr (Program::uses.sends_by_id) sent_by_id_.fill(init_value_), this->reset_outbox();
   }
   // ---- Launches (the session checked the domain and chose the range) ----
   template <ApiKind K, class Element>

@@ -76,7 +76,7 @@ class MessageStore {
     }
     e.receivers_valid_ = false;
     d_received_.zero(e.stream_.get());
-    if constexpr (Program::uses.sends_by_id) fill(d_sent_by_id_.data(), e.V_, init_value_);
+    if constexpr (Program::uses.sends_by_id) fill(d_sent_by_id_.data(), e.V_, init_value_), e.reset_outbox();
   }
 
   // combined[v] = fill and received[v] = 0 for every vertex (the start of a push).

@@ -1,0 +1,224 @@
+// Reads and sends by vertex id (medusa/by_id.h) over several partitions and MPI ranks: functors
+// hold global IDs, and the vertex they name may be owned by another partition.
+//
+// Reads: every engine reads the fields read by id (FieldSpec kByIdRead) from a mirror over the whole
+// graph (KernelCtx::by_id_arrays). Before a launch that reads by id, when a launch wrote such a field
+// since the last refresh, the owners' values are all-gathered and every engine's mirror rewritten,
+// so a read sees the field as the launch began, as in one partition.
+// Sends: each engine folds its sends into an outbox by global ID with flags (KernelCtx::
+// sent_by_id_flags). Before the Combiner reads the sends, the flagged slots are all-gathered and
+// each owner folds those of its vertices into its slots, in the order of the partitions (rank by
+// rank), and marks them received. The built-in operators other than a floating-point sum or
+// product give the same values as one partition; those two may differ in the last bits, as they do
+// between two runs of one partition (its atomics fold in any order).
+#pragma once
+
+#include <medusa/by_id.h>
+#include <medusa/config.h>
+#include <medusa/error.h>
+#include <medusa/partition/plan.h>
+#include <medusa/program.h>
+#include <medusa/transport/transport.h>
+#include <medusa/types.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace medusa::common {
+
+// The hints medusa-cc gives each launch of a program that reads by id; a launch without them (an
+// edge-parallel ELIST) is taken to read and write by-id fields.
+template <class Element, class = void>
+struct element_reads_by_id : std::true_type {};
+template <class Element>
+struct element_reads_by_id<Element, std::void_t<decltype(Element::medusa_reads_by_id)>>
+    : std::bool_constant<Element::medusa_reads_by_id> {};
+template <class Element, class = void>
+struct element_sends_by_id : std::true_type {};
+template <class Element>
+struct element_sends_by_id<Element, std::void_t<decltype(Element::medusa_sends_by_id)>>
+    : std::bool_constant<Element::medusa_sends_by_id> {};
+template <class Element, class = void>
+struct element_writes_by_id_fields : std::true_type {};
+template <class Element>
+struct element_writes_by_id_fields<Element, std::void_t<decltype(Element::medusa_writes_by_id_fields)>>
+    : std::bool_constant<Element::medusa_writes_by_id_fields> {};
+
+namespace by_id_bytes {
+template <class T>
+void put(std::vector<std::byte>& out, const T* values, std::size_t n) {
+  const std::size_t at = out.size();
+  out.resize(at + n * sizeof(T));
+  if (n != 0) std::memcpy(out.data() + at, values, n * sizeof(T));
+}
+template <class T>
+T take(const std::byte*& in) {
+  T v;
+  std::memcpy(&v, in, sizeof(T));
+  in += sizeof(T);
+  return v;
+}
+}  // namespace by_id_bytes
+
+template <class Program, class Engine>
+class ByIdExchange {
+  using Message = typename Program::Message;
+  static constexpr std::uint32_t kNotHere = ~std::uint32_t{0};
+
+ public:
+  // A partitioned run, once its engines exist: engines[i] holds partition partitions[i].
+  void set_up(std::uint32_t parts, VertexId global_vertices, const std::vector<std::uint32_t>& partitions,
+              std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, CombinerOp op) {
+    if constexpr (Program::uses.reads_by_id || Program::uses.sends_by_id) {
+      on_ = true;
+      op_ = op;
+      engine_of_.assign(parts, kNotHere);
+      for (std::uint32_t i = 0; i < partitions.size(); ++i) engine_of_[partitions[i]] = i;
+      // Every partition's owned global IDs, in the order every later all-gather delivers them.
+      std::vector<std::byte> mine;
+      for (std::uint32_t i = 0; i < engines.size(); ++i) {
+        const std::vector<VertexId> ids = engines[i]->owned_global_ids();
+        const std::uint64_t n = ids.size();
+        owned_here_.push_back(ids.size());
+        by_id_bytes::put(mine, &partitions[i], 1);
+        by_id_bytes::put(mine, &n, 1);
+        by_id_bytes::put(mine, ids.data(), ids.size());
+      }
+      owner_.assign(global_vertices, kNotHere);
+      local_.assign(global_vertices, 0);
+      for (const std::vector<std::byte>& block : t.all_gather(mine)) {
+        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
+          const auto p = by_id_bytes::take<std::uint32_t>(in);
+          const auto n = by_id_bytes::take<std::uint64_t>(in);
+          order_.push_back(p);
+          owned_.emplace_back(n);
+          if (n != 0) std::memcpy(owned_.back().data(), in, n * sizeof(VertexId));
+          in += n * sizeof(VertexId);
+          for (std::uint64_t l = 0; l < n; ++l) owner_[owned_.back()[l]] = p, local_[owned_.back()[l]] = static_cast<VertexId>(l);
+        }
+      }
+      for (VertexId g = 0; g < global_vertices; ++g)
+        MEDUSA_REQUIRE(owner_[g] != kNotHere, "reads and sends by vertex id: vertex " + std::to_string(g) +
+                                                  " is owned by no partition");
+      for (auto& e : engines) e->set_up_by_id(global_vertices);
+      if constexpr (Program::uses.reads_by_id)
+        for (const FieldSpec& f : Program::vertex_fields)
+          mirror_.emplace_back((f.direction & kByIdRead) != 0 ? global_vertices * f.size : 0);
+    }
+  }
+
+  // Before a launch of `Element`: refreshes the mirrors if it reads by id and a launch wrote a field
+  // read by id since (flush issues the launches the session deferred first).
+  template <ApiKind K, class Element, class Flush>
+  void before_launch(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, const Flush& flush) {
+    if constexpr (K == ELIST && Program::uses.sends_by_id && element_sends_by_id<Element>::value) {
+      // A head whose out-edges lie in several partitions runs its ELIST functor in each: a send
+      // outside the edge loop happens once per partition, which only an idempotent fold absorbs.
+      const bool idempotent = op_ != MEDUSA_SUM && op_ != MEDUSA_PRODUCT && op_ != MEDUSA_BIT_XOR;
+      MEDUSA_REQUIRE(!on_ || idempotent,
+                     std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ELIST functor sends by vertex id "
+                                 "(sendMsgTo) under Config::combinerOpType = ") +
+                         (op_ == MEDUSA_SUM ? "sum" : op_ == MEDUSA_PRODUCT ? "product" : "bitwise xor") +
+                         "; a vertex whose out-edges lie in several partitions runs the functor once in each, so "
+                         "a send would count again: use min, max or a bitwise / logical or / and, send from a "
+                         "VERTEX or EDGE functor, or run one partition");
+    }
+    if constexpr (Program::uses.reads_by_id) {
+      if (!on_) return;
+      if (element_reads_by_id<Element>::value && stale_) {
+        flush();
+        refresh(engines, t);
+        stale_ = false;
+      }
+      if (element_writes_by_id_fields<Element>::value) stale_ = true;
+    }
+  }
+
+  // Before the Combiner reads the sends by id: delivers every outbox's flagged slots to their owners.
+  void deliver_sends(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, int op) {
+    if constexpr (Program::uses.sends_by_id) {
+      if (!on_) return;
+      std::vector<std::byte> mine;
+      std::vector<VertexId> ids;
+      std::vector<Message> values;
+      for (auto& e : engines) {
+        e->take_sends_by_id(ids, values);
+        const std::uint64_t n = ids.size();
+        by_id_bytes::put(mine, &n, 1);
+        by_id_bytes::put(mine, ids.data(), ids.size());
+        by_id_bytes::put(mine, values.data(), values.size());
+      }
+      std::vector<std::vector<std::pair<VertexId, Message>>> incoming(engines.size());
+      for (const std::vector<std::byte>& block : t.all_gather(mine)) {
+        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
+          const auto n = by_id_bytes::take<std::uint64_t>(in);
+          const std::byte* value = in + n * sizeof(VertexId);
+          for (std::uint64_t k = 0; k < n; ++k) {
+            const auto g = by_id_bytes::take<VertexId>(in);
+            const auto v = by_id_bytes::take<Message>(value);
+            if (const std::uint32_t i = engine_of_[owner_[g]]; i != kNotHere) incoming[i].push_back({local_[g], v});
+          }
+          in = value;
+        }
+      }
+      for (std::size_t i = 0; i < engines.size(); ++i) {
+        auto& in = incoming[i];
+        std::stable_sort(in.begin(), in.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        ids.clear();
+        values.clear();
+        for (const auto& [l, v] : in) {
+          if (!ids.empty() && ids.back() == l) values.back() = detail::apply_builtin(op, values.back(), v);
+          else ids.push_back(l), values.push_back(v);
+        }
+        engines[i]->fold_sends_by_id(ids, values);
+      }
+    }
+  }
+
+ private:
+  void refresh(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
+    std::vector<std::byte> mine, values;
+    for (std::size_t i = 0; i < engines.size(); ++i)
+      for (std::size_t k = 0; k < mirror_.size(); ++k) {
+        if (mirror_[k].empty()) continue;
+        values.resize(owned_here_[i] * Program::vertex_fields[k].size);
+        engines[i]->read_owned_vertex_field(k, values.data());
+        by_id_bytes::put(mine, values.data(), values.size());
+      }
+    std::size_t next = 0;  // (order_: the partitions of every block, in turn)
+    for (const std::vector<std::byte>& block : t.all_gather(mine)) {
+      for (const std::byte* in = block.data(); in != block.data() + block.size(); ++next) {
+        const std::vector<VertexId>& ids = owned_[next];
+        for (std::size_t k = 0; k < mirror_.size(); ++k) {
+          const std::size_t size = Program::vertex_fields[k].size;
+          if (mirror_[k].empty()) continue;
+          for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror_[k][ids[l] * size], in + l * size, size);
+          in += ids.size() * size;
+        }
+      }
+    }
+    std::vector<void*> fields;
+    for (auto& m : mirror_) fields.push_back(m.empty() ? nullptr : m.data());
+    for (auto& e : engines) e->use_by_id_mirror(fields.data());
+  }
+
+  bool on_ = false;
+  CombinerOp op_ = MEDUSA_SUM;
+  bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
+  std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere
+  std::vector<std::size_t> owned_here_;         // owned vertices of this rank's engines
+  std::vector<std::uint32_t> order_;            // the partitions of an all-gather, in order
+  std::vector<std::vector<VertexId>> owned_;    // their owned global IDs (local ID = index)
+  std::vector<std::uint32_t> owner_;            // global ID -> owning partition
+  std::vector<VertexId> local_;                 // global ID -> local ID at its owner
+  std::vector<std::vector<std::byte>> mirror_;  // per vertex field: the whole graph's (kByIdRead only)
+};
+
+}  // namespace medusa::common
