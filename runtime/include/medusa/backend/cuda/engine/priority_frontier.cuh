@@ -87,9 +87,10 @@ __device__ __forceinline__ unsigned block_exclusive_sum(unsigned x, unsigned& to
 
 // Items 0 .. n-1 in tiles of kStepTile per block (every thread of a block runs the same passes, so
 // the barriers stay whole): classify(i, v) returns where v goes (AppendTo bits, v set). Each list
-// takes one atomic per block and tile: a per-warp atomic on one counter costs tens of microseconds
-// over a Kronecker graph's millions of activated vertices. Frontier vertices add their out-degrees
-// to the frontier's edge count, and their flags when it has them. Returns the thread's frontier count.
+// takes one atomic per block and tile: per-warp atomics on one counter queue up over a Kronecker
+// graph's millions of activated vertices (as in compact_flags_kernel). Frontier vertices add their
+// out-degrees to the frontier's edge count, and their flags when it has them. Returns the thread's
+// frontier count.
 template <class Index, class Classify>
 __device__ unsigned long long classify_and_append(unsigned long long n, const Classify& classify,
                                                   const NextFrontier<Index>& next, Index* pile,
