@@ -98,6 +98,24 @@ TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one 
     CHECK_FALSE(p.continues(1000, edges));
     CHECK(p.continues(0, 0));  // no frontier (a VERTEX-only program)
   }
+  SECTION("priority buckets: only while the bucketed vertices are sparse") {
+    const std::uint64_t vertices = 800;  // fewer than 100 bucketed vertices qualify
+    CHECK(gpu::BatchPolicy::sparse_buckets(0, vertices));  // no buckets
+    CHECK(gpu::BatchPolicy::sparse_buckets(99, vertices));
+    CHECK_FALSE(gpu::BatchPolicy::sparse_buckets(100, vertices));
+    gpu::BatchPolicy p(gpu::BatchMode::Auto);
+    CHECK(p.allow(true));
+    for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 10, edges));
+    CHECK_FALSE(p.should_start(true, 10, edges, true, /*buckets_sparse=*/false));  // the streak starts over
+    for (std::uint32_t i = 1; i < gpu::BatchPolicy::kSparseStreak; ++i) CHECK_FALSE(p.should_start(true, 10, edges));
+    CHECK(p.should_start(true, 10, edges, true, true));
+    CHECK(p.continues(10, edges, true));
+    CHECK_FALSE(p.continues(10, edges, false));
+    gpu::BatchPolicy forced(gpu::BatchMode::Always);
+    CHECK(forced.allow(true));
+    CHECK(forced.should_start(true, 10, edges, true, false));  // forced batches ignore it
+    CHECK(forced.continues(10, edges, false));
+  }
   SECTION("always") {
     gpu::BatchPolicy p(gpu::BatchMode::Always);
     CHECK(p.allow(true));

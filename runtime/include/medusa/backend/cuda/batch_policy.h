@@ -33,16 +33,18 @@ class BatchPolicy {
   void reset_streak() { streak_ = 0; }
   // After a superstep read back exactly: whether the next ones start a batch. A program without a
   // vertex frontier (PageRank) has no frontier to grow out of a batch: one qualifying superstep is
-  // enough, as when forced.
-  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier = true) {
+  // enough, as when forced. `buckets_sparse`: sparse_buckets(), for priority buckets.
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier = true,
+                    bool buckets_sparse = true) {
     if (!allowed_ || run_mode_ == BatchMode::Off) return false;
-    const bool qualifies = step_batchable && (run_mode_ == BatchMode::Always || sparse(vertex_edges, edges));
+    const bool qualifies =
+        step_batchable && (run_mode_ == BatchMode::Always || (sparse(vertex_edges, edges) && buckets_sparse));
     streak_ = qualifies ? streak_ + 1 : 0;
     return streak_ >= (run_mode_ == BatchMode::Always || !frontier ? 1 : kSparseStreak);
   }
   // After a batch's read-back: whether the next batch follows at once.
-  bool continues(std::uint64_t vertex_edges, std::uint64_t edges) const {
-    return run_mode_ == BatchMode::Always || sparse(vertex_edges, edges);
+  bool continues(std::uint64_t vertex_edges, std::uint64_t edges, bool buckets_sparse = true) const {
+    return run_mode_ == BatchMode::Always || (sparse(vertex_edges, edges) && buckets_sparse);
   }
   // Whether a batch whose launches have this vertex bound queues its next frontiers in SetActive()
   // rather than compacting all V flags: when the frontier is small next to V (forced: always).
@@ -52,6 +54,14 @@ class BatchPolicy {
   static constexpr std::uint64_t kQueuedFrontierFraction = 16;  // the bound is 4x the frontier
   static bool sparse(std::uint64_t vertex_edges, std::uint64_t edges) {
     return vertex_edges * kSparseFraction < edges || vertex_edges == 0;
+  }
+  // With priority buckets the next frontier is the lowest bucket of the waiting vertices, which the
+  // last frontiers do not predict (a Kronecker graph's middle buckets are millions of vertices, and
+  // a batch expands every frontier with the lane-group push, not the edge-balanced one). So such a
+  // superstep qualifies, and a batch goes on, only while the bucketed vertices (waiting and next
+  // frontier, StepCounters::bucketed_vertices; 0 without buckets) are under V / kSparseFraction.
+  static bool sparse_buckets(std::uint64_t bucketed_vertices, std::uint64_t vertices) {
+    return bucketed_vertices * kSparseFraction < vertices || bucketed_vertices == 0;
   }
 
   // Grid bounds for the launches of a batch that starts from this frontier: four times its

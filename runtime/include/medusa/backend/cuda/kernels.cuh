@@ -169,13 +169,17 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // Frontier promotion in one pass: appends every i with flags[i] != 0 to queue, clears the flag
-// (copying it to current[i] when `current` is not null: the frontier as flags, for a pull pass),
+// (copying it to current[i] when `current` is not null: the frontier as flags, for a pull pass;
+// or zeroing current[i]),
 // and counts the selected elements (and, for vertices, the sum of their out-degrees, so RunStats
 // knows the edges an ELIST launch over the frontier visits). Each thread reads 16 flags in one
 // load, and a block takes one atomic per tile of kCompactTile flags: atomics per 256 flags still
 // queued every block of a 4M-vertex scan on one counter (about 50 us a pass on an H100, kron-22).
 // The queue is ascending within each tile, not globally sorted; the paper's queue has no order.
 inline constexpr std::uint64_t kCompactPerThread = 16;
+// What the compaction writes to `current`: the flags it clears, or zeros (a priority bucket step
+// sets the next frontier's own: engine/priority_frontier.cuh).
+enum class CurrentFlags : unsigned char { Copied, Zeroed };
 inline constexpr std::uint64_t kCompactTile = kBlock * kCompactPerThread;
 
 // Bit k set for each nonzero byte k of the 16 flags at p (fewer at the end of the array).
@@ -210,7 +214,7 @@ __global__ void __launch_bounds__(kBlock)
                          unsigned long long* __restrict__ count,
                          const EdgeIndex* __restrict__ out_offsets,
                          unsigned long long* __restrict__ degree_sum, std::uint8_t* __restrict__ current,
-                         const int* __restrict__ halted) {
+                         CurrentFlags current_flags, const int* __restrict__ halted) {
   await_previous_kernel();
   if (batch_halted(halted)) return;
   constexpr int kWarps = kBlock / 32;
@@ -224,7 +228,8 @@ __global__ void __launch_bounds__(kBlock)
     const std::uint64_t first = base + threadIdx.x * kCompactPerThread;
     const std::uint64_t valid = first < n ? (n - first < kCompactPerThread ? n - first : kCompactPerThread) : 0;
     const unsigned bits = valid != 0 ? nonzero_flag_bits(flags + first, valid) : 0u;
-    if (current != nullptr && valid != 0) store_flag_bits(current + first, valid, bits);
+    if (current != nullptr && valid != 0)
+      store_flag_bits(current + first, valid, current_flags == CurrentFlags::Copied ? bits : 0u);
     // A sparse frontier (a road graph's few hundred vertices) leaves almost every tile empty: skip
     // the counting and the atomics there (the whole block agrees, so the barriers stay whole).
     if (__syncthreads_or(bits != 0 ? 1 : 0) == 0) continue;

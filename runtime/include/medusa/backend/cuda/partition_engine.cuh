@@ -277,6 +277,7 @@ class PartitionEngine : private gpu::EngineCore,
     active_vertex_count_ = c.next_active_vertices;
     active_vertex_edges_ = c.next_active_vertex_edges;
     active_edge_count_ = c.next_active_edges;
+    bucketed_vertices_ = c.bucketed_vertices;
     out.active_vertices = active_vertex_count_;
     out.active_edges = active_edge_count_;
     out.frontier_passes = this->take_frontier_passes();
@@ -449,6 +450,7 @@ class PartitionEngine : private gpu::EngineCore,
   using PriorityPart::count_buckets;
   using BatchPart::batch_;
   using BatchPart::step_batchable_;
+  using BatchPart::bucketed_vertices_;
   using BatchPart::skips_unbatchable;
 };
 

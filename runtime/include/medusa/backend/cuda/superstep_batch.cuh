@@ -43,6 +43,7 @@ struct BatchState {
                                            // batch's launches carry no superstep numbers)
   unsigned blocks_done;                    // of the superstep's end (clear_frontier_end_...)
   unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
+  unsigned long long bucketed_vertices;    // after the last superstep's end (BatchPolicy::sparse_buckets)
 };
 
 // Votes the host cast while issuing a superstep (Continue() in the iteration function).
@@ -95,6 +96,7 @@ __device__ void end_batched_superstep(const BatchedPartition<Counters>* parts, u
     b->edges_visited += parts[p].frontier_launches * b->active_vertex_edges;
     b->active_vertices = seen->next_active_vertices;
     b->active_vertex_edges = seen->next_active_vertex_edges;
+    b->bucketed_vertices = seen->bucketed_vertices;
     if (!stop.stops()) {
       Counters* c = parts[p].counters;
       *c = Counters{};
@@ -247,6 +249,7 @@ struct BatchOutcome {
   const char* stop_reason = "";     // RunStats::stop_reason
   std::uint32_t stop_step = 0;
   std::uint64_t active_vertices = 0, active_vertex_edges = 0, edges_visited = 0;
+  std::uint64_t bucketed_vertices = 0;
 };
 
 // The device state of a batch and the host's side of it; when to batch is BatchPolicy's. A batch
@@ -308,8 +311,9 @@ class SuperstepBatch {
     active_ = stopped_ = next_step_begun_ = replay_ready_ = false;
   }
   // After an exact read-back (collect): whether the last supersteps qualify for a batch.
-  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier) {
-    return policy_.should_start(step_batchable, vertex_edges, edges, frontier);
+  bool should_start(bool step_batchable, std::uint64_t vertex_edges, std::uint64_t edges, bool frontier,
+                    bool buckets_sparse) {
+    return policy_.should_start(step_batchable, vertex_edges, edges, frontier, buckets_sparse);
   }
   // Starts a batch at superstep `step`. `follows`: the batch read back just before, whose
   // receiver queues' lengths and grid bounds carry over.
@@ -419,9 +423,11 @@ class SuperstepBatch {
   }
 
   // Reads the batch back (a synchronization). Ends the batch when a superstep stopped the run, when
-  // `leave`, or when the frontier is no longer sparse; otherwise the next batch starts from here.
-  // `host_state_repeats`: the engine's host state is what it was when this batch started.
-  const BatchOutcome& read_back(cudaStream_t s, std::uint64_t edges, bool leave, bool host_state_repeats) {
+  // `leave`, or when the frontier or the priority buckets are no longer sparse; otherwise the next
+  // batch starts from here. `host_state_repeats`: the engine's host state is what it was when this
+  // batch started.
+  const BatchOutcome& read_back(cudaStream_t s, std::uint64_t vertices, std::uint64_t edges, bool leave,
+                                bool host_state_repeats) {
     const bool recorded = std::exchange(in_recording_, false);
     const bool whole = pending_ >= BatchPolicy::kLength && !leave;
     if (recorded) recording_->end_and_launch();  // (the first partition read back ends it for all)
@@ -430,7 +436,7 @@ class SuperstepBatch {
     const BatchState b = *h_state_.data();
     outcome_ = BatchOutcome{b.halted != 0, b.too_many_messages != 0,
                             common::vote_stop_reason(static_cast<common::VoteStop>(b.vote_stop)), b.stop_step,
-                            b.active_vertices, b.active_vertex_edges, b.edges_visited};
+                            b.active_vertices, b.active_vertex_edges, b.edges_visited, b.bucketed_vertices};
     // Frontier launches of a superstep read back before its end (`leave`) ran on this frontier.
     if (!outcome_.stopped) outcome_.edges_visited += frontier_launches_ * b.active_vertex_edges;
     frontier_launches_ = 0;
@@ -440,7 +446,8 @@ class SuperstepBatch {
       recordings_ = replay_ready_ ? 0 : recordings_ + 1;
       if (recordings_ >= kMaxRecordings) record_ = false;  // (this Run's batches do not repeat)
     }
-    if (outcome_.stopped || leave || !policy_.continues(b.active_vertex_edges, edges)) {
+    if (outcome_.stopped || leave ||
+        !policy_.continues(b.active_vertex_edges, edges, BatchPolicy::sparse_buckets(b.bucketed_vertices, vertices))) {
       active_ = false;
       replay_ready_ = false;
       policy_.reset_streak();

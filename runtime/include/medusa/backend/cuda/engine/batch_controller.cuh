@@ -127,7 +127,8 @@ class BatchController {
   // batch at the next superstep. The session starts batches on every partition or on none.
   bool wants_batch() {
     const Engine& e = self();
-    return batch_.should_start(step_batchable_, e.active_vertex_edges_, e.E_, Program::uses.vertex_frontier);
+    return batch_.should_start(step_batchable_, e.active_vertex_edges_, e.E_, Program::uses.vertex_frontier,
+                               gpu::BatchPolicy::sparse_buckets(bucketed_vertices_, e.V_));
   }
   void start_batch() {
     Engine& e = self();
@@ -264,7 +265,7 @@ class BatchController {
     const bool repeats = host_step_state() == batch_start_;
     if (!batch_.replay_ready()) recorded_host_edges_ = e.edges_visited_ - batch_start_edges_;
     const std::uint32_t first_step = batch_.first_step();
-    const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.E_, leave, repeats);
+    const gpu::BatchOutcome& o = batch_.read_back(e.stream_.get(), e.V_, e.E_, leave, repeats);
     // (a batch queues all its supersteps or none: superstep_queued_ depends on its grid bounds)
     if (e.superstep_queued_) {
       const std::uint32_t ended = e.superstep_ + (mid_superstep ? 0 : 1);  // (supersteps before `ended` ended)
@@ -291,6 +292,7 @@ class BatchController {
     batch_start_edges_ = e.edges_visited_;
     e.active_vertex_count_ = o.active_vertices;
     e.active_vertex_edges_ = o.active_vertex_edges;
+    bucketed_vertices_ = o.bucketed_vertices;
     e.active_scan_valid_ = false;
     return o;
   }
@@ -342,6 +344,7 @@ class BatchController {
   std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
   std::vector<cudaStream_t> side_streams_;   // (add_side_stream)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch
+  std::uint64_t bucketed_vertices_ = 0;  // after the last exact read-back (priority buckets; else 0)
   std::uint32_t queued_supersteps_ = 0;  // (take_queued_supersteps)
   // Buffer swaps since the batch started, and by the end of each of its supersteps: after a stop
   // inside the batch, the later supersteps' pushes did nothing, so their swaps are undone.

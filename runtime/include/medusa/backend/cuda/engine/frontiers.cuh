@@ -136,18 +136,19 @@ class Frontiers {
     // Pending slots of a push still need its frontier's flags: the compaction writes the other copy.
     if (e.slots_ == SlotState::FrontierSources && e.pushed_sources_ == d_active_flags_.data())
       std::swap(d_active_flags_, d_pushed_flags_);
-    if (e.priority_buckets()) e.take_lowest_bucket(s);  // (the flags become the lowest bucket's)
-    if (Program::uses.vertex_frontier && e.V_ != 0) {
+    if (Program::uses.vertex_frontier && e.priority_buckets()) {
+      e.take_lowest_bucket(s);  // (its own compaction, and the lowest bucket queued)
+    } else if (Program::uses.vertex_frontier && e.V_ != 0) {
       gpu::launch_kernel<gpu::kernels::compact_flags_kernel<VertexId>>(
           compact_grid(e.V_), gpu::kernels::kBlock, s, d_next_active_vertex_.data(), e.V_, d_active_vertices_.data(),
           &c->next_active_vertices, e.d_out_offsets_.data(), &c->next_active_vertex_edges, d_active_flags_.data(),
-          e.batch_.device_halted());
+          gpu::kernels::CurrentFlags::Copied, e.batch_.device_halted());
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (vertex frontier)");
     }
     if (Program::uses.edge_frontier && e.E_ != 0) {
       gpu::launch_kernel<gpu::kernels::compact_flags_kernel<EdgeIndex>>(
           compact_grid(e.E_), gpu::kernels::kBlock, s, d_next_active_edge_.data(), e.E_, d_active_edges_.data(),
-          &c->next_active_edges, nullptr, nullptr, nullptr, nullptr);
+          &c->next_active_edges, nullptr, nullptr, nullptr, gpu::kernels::CurrentFlags::Copied, nullptr);
       MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (edge frontier)");
     }
   }

@@ -1,11 +1,13 @@
 // SetActive(priority) on the GPU (docs/design/priority-buckets.md): the same buckets as the host
 // engine's (host/priority_buckets.h), so that both run the same supersteps, kept as a near queue
-// and a far pile (common/near_far.h) so that a superstep's end costs O(frontier), not O(V).
-// At a superstep's end the flagged vertices are compacted (A); they fold their priorities into the
-// waiting ones; then either A's lowest bucket is the next frontier (near), or the far pile is split
-// once into its lowest bucket and the rest (far). The next frontier's vertices are flagged again for
-// the usual compaction (Domain::Active). The kernels check a batch's `halted`, so that bucketed
-// supersteps run in batches once the delta is known; one partition only.
+// and a far pile (common/near_far.h) so that a superstep's end costs one pass over V flags and
+// O(frontier), not more.
+// At a superstep's end the flagged vertices are compacted (A, the one pass over V); they fold their
+// priorities into the waiting ones; then either A's lowest bucket is the next frontier (near), or
+// the far pile is split once into its lowest bucket and the rest (far). Either step appends the
+// next frontier straight to the queue Domain::Active reads, with its counts, in place of the
+// frontier's own compaction. The kernels check a batch's `halted`, so that bucketed supersteps run
+// in batches once the delta is known; one partition only.
 #pragma once
 
 #include <medusa/backend/common/near_far.h>
@@ -36,31 +38,6 @@ struct PrioritySums {
   unsigned long long given, low, high;
 };
 
-// Grid-stride over 0 .. n-1 by whole warps: lanes past n take part with `valid` false, so that warp
-// votes and shuffles in f always have every lane.
-template <class F>
-__device__ __forceinline__ void for_each_by_warps(unsigned long long n, const F& f) {
-  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long base = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u);
-       base < n; base += stride) {
-    const unsigned long long i = base + (threadIdx.x & 31u);
-    f(i, i < n);
-  }
-}
-
-// The lanes of a whole warp with `mine` append their v to queue[*count ..], with one atomic.
-template <class Index>
-__device__ __forceinline__ void warp_append(bool mine, Index v, Index* queue, unsigned long long* count) {
-  const unsigned lanes = __ballot_sync(0xffffffffu, mine);
-  if (lanes == 0) return;
-  const unsigned lane = threadIdx.x & 31u;
-  const int leader = __ffs(lanes) - 1;
-  unsigned long long base = 0;
-  if (static_cast<int>(lane) == leader) base = atomicAdd(count, static_cast<unsigned long long>(__popc(lanes)));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  if (mine) queue[base + __popc(lanes & ((1u << lane) - 1u))] = v;
-}
-
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
   return x;
@@ -68,6 +45,95 @@ __device__ __forceinline__ unsigned long long warp_sum(unsigned long long x) {
 __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_down_sync(0xffffffffu, x, o));
   return x;
+}
+
+// Where a bucket step puts the next frontier: straight into the queue that Domain::Active reads,
+// with the counts the frontier compaction would have made, so no second pass over V flags is needed.
+template <class Index>
+struct NextFrontier {
+  Index* queue;                   // Frontiers::d_active_vertices_
+  unsigned long long* count;      // StepCounters::next_active_vertices
+  unsigned long long* edges;      // StepCounters::next_active_vertex_edges (the expansion's choice)
+  const EdgeIndex* out_offsets;
+  std::uint8_t* flags;  // the same frontier as flags (pull fusion; the compaction of A zeroed them), or null
+};
+
+// The two lists a bucket step appends to: the next frontier and a pile.
+enum AppendTo : unsigned { kAppendNone = 0, kAppendFrontier = 1, kAppendPile = 2 };
+inline constexpr unsigned kStepItems = 8;  // items a thread classifies per tile
+inline constexpr unsigned long long kStepTile = static_cast<unsigned long long>(kBlock) * kStepItems;
+
+// Exclusive prefix sum of x over the block, and its total; every thread of the block calls it.
+__device__ __forceinline__ unsigned block_exclusive_sum(unsigned x, unsigned& total) {
+  constexpr int kWarps = kBlock / 32;
+  __shared__ unsigned warp_total[kWarps];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
+  unsigned inclusive = x;
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned other = __shfl_up_sync(0xffffffffu, inclusive, o);
+    if (lane >= static_cast<unsigned>(o)) inclusive += other;
+  }
+  if (lane == 31) warp_total[warp] = inclusive;
+  __syncthreads();
+  unsigned before = 0;
+  total = 0;
+  for (int w = 0; w < kWarps; ++w) {
+    if (w == static_cast<int>(warp)) before = total;
+    total += warp_total[w];
+  }
+  __syncthreads();  // (warp_total is reused by the next call)
+  return before + inclusive - x;
+}
+
+// Items 0 .. n-1 in tiles of kStepTile per block (every thread of a block runs the same passes, so
+// the barriers stay whole): classify(i, v) returns where v goes (AppendTo bits, v set). Each list
+// takes one atomic per block and tile: per-warp atomics on one counter queue up over a Kronecker
+// graph's millions of activated vertices (as in compact_flags_kernel). Frontier vertices add their
+// out-degrees to the frontier's edge count, and their flags when it has them. Returns the thread's
+// frontier count.
+template <class Index, class Classify>
+__device__ unsigned long long classify_and_append(unsigned long long n, const Classify& classify,
+                                                  const NextFrontier<Index>& next, Index* pile,
+                                                  unsigned long long* pile_count) {
+  __shared__ unsigned long long first_taken, first_piled;
+  unsigned long long taken_here = 0, degrees = 0;
+  for (unsigned long long base = static_cast<unsigned long long>(blockIdx.x) * kStepTile; base < n;
+       base += static_cast<unsigned long long>(gridDim.x) * kStepTile) {
+    Index item[kStepItems];
+    unsigned to[kStepItems];
+    unsigned taken = 0, piled = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kStepItems; ++k) {
+      const unsigned long long i = base + k * kBlock + threadIdx.x;
+      to[k] = kAppendNone;
+      item[k] = 0;
+      if (i < n) to[k] = classify(i, item[k]);
+      if (to[k] & kAppendFrontier) {
+        ++taken;
+        degrees += next.out_offsets[item[k] + 1] - next.out_offsets[item[k]];
+        if (next.flags != nullptr) next.flags[item[k]] = 1;
+      }
+      if (to[k] & kAppendPile) ++piled;
+    }
+    unsigned taken_total = 0, piled_total = 0;
+    unsigned at_taken = block_exclusive_sum(taken, taken_total);
+    unsigned at_piled = block_exclusive_sum(piled, piled_total);
+    if (threadIdx.x == 0) {
+      first_taken = taken_total != 0 ? atomicAdd(next.count, static_cast<unsigned long long>(taken_total)) : 0ull;
+      first_piled = piled_total != 0 ? atomicAdd(pile_count, static_cast<unsigned long long>(piled_total)) : 0ull;
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < kStepItems; ++k) {
+      if (to[k] & kAppendFrontier) next.queue[first_taken + at_taken++] = item[k];
+      if (to[k] & kAppendPile) pile[first_piled + at_piled++] = item[k];
+    }
+    __syncthreads();  // (first_taken and first_piled are reused by the next tile)
+    taken_here += taken;
+  }
+  degrees = warp_sum(degrees);
+  if ((threadIdx.x & 31u) == 0 && degrees != 0) atomicAdd(next.edges, degrees);
+  return taken_here;
 }
 
 // The state as other blocks of this kernel left it (through L2: this SM's L1 may hold older lines).
@@ -113,34 +179,26 @@ __global__ void __launch_bounds__(kBlock)
   if (lowest != kNoPriority) atomicMin(&s->activated_min, lowest);
 }
 
-// Near: A's vertices in its lowest bucket are flagged for the next frontier. Every other vertex of A
-// goes on the pile unless it is there already.
+// Near: A's vertices in its lowest bucket are the next frontier. Every other vertex of A goes on the
+// pile unless it is there already.
 template <class Index>
 __global__ void __launch_bounds__(kBlock)
     near_queue_kernel(const Index* __restrict__ activated, NearFarState* __restrict__ s,
                       std::uint64_t* __restrict__ waiting, std::uint8_t* __restrict__ in_pile, Index* pile0,
-                      Index* pile1, std::uint64_t width, std::uint8_t* __restrict__ flags,
+                      Index* pile1, std::uint64_t width, const NextFrontier<Index> next,
                       const int* __restrict__ halted) {
   await_previous_kernel();
   if (batch_halted(halted)) return;
   const bool near = common::takes_near(*s);
   const unsigned side = s->pile_side;
   const unsigned long long bucket = s->activated_min;
-  Index* pile = side == 0 ? pile0 : pile1;
-  unsigned long long taken = 0;
-  for_each_by_warps(s->activated, [&](unsigned long long i, bool valid) {
-    common::NearStep step{false, false};
-    Index v = 0;
-    if (valid) {
-      v = activated[i];
-      step = common::near_step(waiting, in_pile, v, near, bucket, width);
-      if (step.taken) {
-        flags[v] = 1;
-        ++taken;
-      }
-    }
-    warp_append(step.piled, v, pile, &s->pile_count[side]);
-  });
+  const auto classify = [&](unsigned long long i, Index& v) -> unsigned {
+    v = activated[i];
+    const common::NearStep step = common::near_step(waiting, in_pile, v, near, bucket, width);
+    return (step.taken ? kAppendFrontier : 0u) | (step.piled ? kAppendPile : 0u);
+  };
+  unsigned long long taken =
+      classify_and_append(s->activated, classify, next, side == 0 ? pile0 : pile1, &s->pile_count[side]);
   taken = warp_sum(taken);
   if ((threadIdx.x & 31u) == 0 && taken != 0) atomicAdd(&s->taken, taken);
 }
@@ -164,14 +222,14 @@ __global__ void __launch_bounds__(kBlock)
   if ((threadIdx.x & 31u) == 0 && lowest != kNoPriority) atomicMin(&s->pile_min, lowest);
 }
 
-// Far: the pile's lowest bucket is flagged for the next frontier, stale entries are dropped, and the
-// rest moves to the other pile. Near or far, the last block to finish ends the step: the state is
-// made ready for the next superstep and the step counters get the bucket and the bucketed vertices.
+// Far: the pile's lowest bucket is the next frontier, stale entries are dropped, and the rest moves
+// to the other pile. Near or far, the last block to finish ends the step: the state is made ready
+// for the next superstep and the step counters get the bucket and the bucketed vertices.
 template <class Index>
 __global__ void __launch_bounds__(kBlock)
     split_pile_kernel(NearFarState* __restrict__ s, std::uint64_t* __restrict__ waiting,
                       std::uint8_t* __restrict__ in_pile, Index* pile0, Index* pile1, std::uint64_t width,
-                      std::uint8_t* __restrict__ flags, unsigned long long* __restrict__ bucket_inverted,
+                      const NextFrontier<Index> next, unsigned long long* __restrict__ bucket_inverted,
                       unsigned long long* __restrict__ bucketed, const int* __restrict__ halted) {
   await_previous_kernel();
   if (batch_halted(halted)) return;
@@ -179,21 +237,15 @@ __global__ void __launch_bounds__(kBlock)
     const unsigned side = s->pile_side;
     const unsigned long long bucket = s->pile_min;
     const Index* from = side == 0 ? pile0 : pile1;
-    Index* rest = side == 0 ? pile1 : pile0;
-    unsigned long long taken = 0;
-    for_each_by_warps(s->pile_count[side], [&](unsigned long long i, bool valid) {
-      common::SplitStep step = common::SplitStep::Dropped;
-      Index v = 0;
-      if (valid) {
-        v = from[i];
-        step = common::split_step(waiting, in_pile, v, bucket, width);
-        if (step == common::SplitStep::Taken) {
-          flags[v] = 1;
-          ++taken;
-        }
-      }
-      warp_append(step == common::SplitStep::Kept, v, rest, &s->pile_count[side ^ 1u]);
-    });
+    const auto classify = [&](unsigned long long i, Index& v) -> unsigned {
+      v = from[i];
+      const common::SplitStep step = common::split_step(waiting, in_pile, v, bucket, width);
+      return step == common::SplitStep::Taken ? kAppendFrontier
+             : step == common::SplitStep::Kept ? kAppendPile
+                                               : kAppendNone;
+    };
+    unsigned long long taken = classify_and_append(s->pile_count[side], classify, next, side == 0 ? pile1 : pile0,
+                                                   &s->pile_count[side ^ 1u]);
     taken = warp_sum(taken);
     if ((threadIdx.x & 31u) == 0 && taken != 0) atomicAdd(&s->taken, taken);
   }
@@ -269,17 +321,21 @@ class PriorityFrontier {
 
   void priority_ctx(KernelCtx<typename Program::Message>& c) const { c.next_priority = d_next_priority_.data(); }
 
-  // Before the compaction of a superstep's end: the next frontier's flags become the lowest bucket's.
+  // A superstep's end in place of the frontier's compaction: the lowest bucket becomes the next
+  // frontier's queue (Domain::Active), its counts those the compaction would have made.
   void take_lowest_bucket(cudaStream_t s) {
     Engine& e = self();
     if (e.V_ == 0) return;
     gpu::StepCounters* c = e.d_counters_.data();
     const int* halted = e.batch_.device_halted();
     kernels::NearFarState* st = d_state_.data();
-    std::uint8_t* flags = e.d_next_active_vertex_.data();
-    gpu::launch_kernel<kernels::compact_flags_kernel<VertexId>>(e.compact_grid(e.V_), kernels::kBlock, s, flags,
-                                                                e.V_, d_activated_.data(), &st->activated, nullptr,
-                                                                nullptr, nullptr, halted);
+    const kernels::NextFrontier<VertexId> next{e.d_active_vertices_.data(), &c->next_active_vertices,
+                                               &c->next_active_vertex_edges, e.d_out_offsets_.data(),
+                                               e.d_active_flags_.data()};
+    // (the frontier's flags for pulls, when kept, are zeroed here and set by the take)
+    gpu::launch_kernel<kernels::compact_flags_kernel<VertexId>>(
+        e.compact_grid(e.V_), kernels::kBlock, s, e.d_next_active_vertex_.data(), e.V_, d_activated_.data(),
+        &st->activated, nullptr, nullptr, next.flags, kernels::CurrentFlags::Zeroed, halted);
     MEDUSA_CUDA_CHECK_LAUNCH("compact_flags_kernel (activated vertices)");
     // A few waves of blocks: the kernels stride over device counts, from a few vertices to all V.
     const unsigned grid = gpu::grid_for(e.V_, std::max(1u, e.max_blocks_ / 4));
@@ -304,14 +360,14 @@ class PriorityFrontier {
     }
     gpu::launch_kernel<kernels::near_queue_kernel<VertexId>>(grid, kernels::kBlock, s, d_activated_.data(), st,
                                                              d_waiting_.data(), d_in_pile_.data(), d_piles_[0].data(),
-                                                             d_piles_[1].data(), width(), flags, halted);
+                                                             d_piles_[1].data(), width(), next, halted);
     MEDUSA_CUDA_CHECK_LAUNCH("near_queue_kernel");
     gpu::launch_kernel<kernels::pile_min_kernel<VertexId>>(pile_grid, kernels::kBlock, s, st, d_waiting_.data(),
                                                            d_piles_[0].data(), d_piles_[1].data(), width(), halted);
     MEDUSA_CUDA_CHECK_LAUNCH("pile_min_kernel");
     gpu::launch_kernel<kernels::split_pile_kernel<VertexId>>(
         pile_grid, kernels::kBlock, s, st, d_waiting_.data(), d_in_pile_.data(), d_piles_[0].data(),
-        d_piles_[1].data(), width(), flags, &c->lowest_bucket_inverted, &c->bucketed_vertices, halted);
+        d_piles_[1].data(), width(), next, &c->lowest_bucket_inverted, &c->bucketed_vertices, halted);
     MEDUSA_CUDA_CHECK_LAUNCH("split_pile_kernel");
   }
 
