@@ -97,8 +97,14 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
          isBuiltinMethod(method, "medusa::EdgeBase", "sendMsgTo")) &&
         call->getNumArgs() == 2) {
       info_.sends_by_id = true;
-      analysis_.recordByIdCall({call, true, call->getArg(0)->IgnoreImpCasts(), nullptr});
+      analysis_.recordByIdCall({call, true, call->getArg(0)->IgnoreImpCasts(), nullptr, ""});
     }
+    // vertex_at gives a vertex's fields only: its id(), degree or messages would be read at the
+    // partition-local index of a global id.
+    const clang::Expr* object = call->getImplicitObjectArgument();
+    if (method != nullptr && object != nullptr && isReadById(object) &&
+        llvm::StringRef(method->getQualifiedNameAsString()).starts_with("medusa::"))
+      analysis_.recordByIdCall({call, false, nullptr, nullptr, method->getNameAsString()});
     return true;
   }
 
@@ -111,7 +117,7 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
     if (name == "medusa::Superstep") info_.uses_superstep = true;
     if (name == "medusa::vertex_at" && call->getNumArgs() == 2) {
       info_.reads_by_id = true;
-      analysis_.recordByIdCall({call, false, call->getArg(1)->IgnoreImpCasts(), call->getArg(0)});
+      analysis_.recordByIdCall({call, false, call->getArg(1)->IgnoreImpCasts(), call->getArg(0), ""});
     }
     return true;
   }

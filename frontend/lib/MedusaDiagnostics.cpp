@@ -198,6 +198,9 @@ constexpr DiagText kDiagnostics[] = {
     {Diag::ByIdElement, L::Error,
      "the first argument of vertex_at must be the functor's %select{vertex|edge}0 parameter, which "
      "gives the launch's context"},
+    {Diag::ByIdViewMethod, L::Error,
+     "functor '%0' calls %1() on a vertex read by id: vertex_at gives only that vertex's fields; "
+     "keep what you need in a field of it, or send it a message with sendMsgTo(id, msg)"},
     {Diag::PriorityNotInteger, L::Error,
      "the priority '%0' given to SetActive has type '%1'; a priority is an unsigned integer (its "
      "bucket is priority / delta, lowest first): scale or round it into one, e.g. a distance in "

@@ -78,6 +78,10 @@ void checkByIdUses(FunctorAst& functor, const std::vector<FieldAccess>& accesses
   }
   const bool edge_element = info.kind == ApiKind::Edge;
   for (const ByIdCall& c : calls) {
+    if (!c.view_method.empty()) {
+      diags.report(c.call->getExprLoc(), Diag::ByIdViewMethod) << info.name << c.view_method;
+      continue;
+    }
     if (!c.id->getType()->isIntegralOrEnumerationType() || c.id->getType()->isBooleanType())
       diags.report(c.id->getExprLoc(), Diag::ByIdNotIntegral)
           << (c.send ? "sendMsgTo" : "vertex_at") << c.id->getType();

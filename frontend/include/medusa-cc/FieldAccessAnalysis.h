@@ -30,6 +30,7 @@ struct ByIdCall {
   bool send;
   const clang::Expr* id;       // the id argument, before its conversion to VertexId
   const clang::Expr* element;  // vertex_at's first argument (null for a send)
+  std::string view_method;     // a medusa method called on a vertex read by id (id and element null)
 };
 
 class FieldAccessAnalysis {

@@ -81,6 +81,7 @@ enum class Diag {
   ByIdReadOfWrittenField,
   ByIdNotIntegral,
   ByIdElement,
+  ByIdViewMethod,
   // SetActive(priority)
   PriorityNotInteger,
   PriorityNegative,

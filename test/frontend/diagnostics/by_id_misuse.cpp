@@ -1,5 +1,5 @@
 // Reads and sends by vertex id: a read-only view of another vertex, no read of a field the launch
-// writes, integral ids, and vertex_at on the functor's own element.
+// writes, integral ids, vertex_at on the functor's own element, and only fields of the view.
 #include <medusa/medusa.h>
 using namespace medusa;
 struct Vertex : VertexBase<unsigned int> {
@@ -34,6 +34,12 @@ struct OtherElement {
   }
 };
 
+struct ViewMethod {
+  void operator()(Vertex& v) const {
+    v.next = vertex_at(v, v.label).edge_count(); // expected-error {{functor 'ViewMethod' calls edge_count() on a vertex read by id: vertex_at gives only that vertex's fields; keep what you need in a field of it, or send it a message with sendMsgTo(id, msg)}}
+  }
+};
+
 void Iterate() {
   InitMessageBuffer(0u);
   EMV<EDGE>::Run(FloatId{});
@@ -41,4 +47,5 @@ void Iterate() {
   EMV<VERTEX>::Run(WriteOther{});
   EMV<VERTEX>::Run(ReadWhatItWrites{});
   EMV<VERTEX>::Run(OtherElement{});
+  EMV<VERTEX>::Run(ViewMethod{});
 }
