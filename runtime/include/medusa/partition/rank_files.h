@@ -22,7 +22,7 @@
 
 namespace medusa {
 
-inline constexpr std::uint32_t kRankFileVersion = 1;
+inline constexpr std::uint32_t kRankFileVersion = 2;  // 2: layouts end with neighbour rows (empty here)
 
 struct RankFileHeader {
   std::uint32_t version = kRankFileVersion;

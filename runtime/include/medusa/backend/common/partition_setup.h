@@ -90,16 +90,19 @@ inline std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, co
 // What a program may not do on more than one partition (or over MPI ranks): refused with a reason.
 template <class Program>
 void check_partitionable(std::uint32_t parts, const Config& conf, bool distributed) {
-  MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
-                 "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
-                 "need every vertex's whole out-edge row in one partition: run it on one partition "
-                 "(Config::gpuCount = 1, no Config::distributed)");
   MEDUSA_REQUIRE(parts == 1 || !(Program::uses.reads_by_id || Program::uses.sends_by_id),
                  "gpuCount = " + std::to_string(conf.gpuCount) +
                      (distributed ? " over MPI ranks" : "") +
                      ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
                      "belong to another partition, which partitioned runs do not support yet; run it with "
                      "gpuCount = 1 in one process");
+}
+
+// A partition's local edges hold part of each vertex's out-row: a program that reads neighbour sets
+// gets every local vertex's whole row besides (plan.h NeighborRows), from the whole graph `t`.
+template <class Program>
+void add_rows_read(PartitionLayout& l, const Topology& t) {
+  if constexpr (Program::uses.neighbor_sets) add_neighbor_rows(l, t);
 }
 
 // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree

@@ -19,6 +19,7 @@ struct PartitionView {
   const EdgeIndex* input_edge = nullptr;       // local CSR position -> the user's edge index
   VertexId owned_count = 0;                    // local vertices [0, owned_count) are owned
   VertexId combine_count = 0;                  // local vertices [0, combine_count) have in-edges here
+  const NeighborRows* neighbor_rows = nullptr;  // partitioned neighbour sets; null: the topology's rows
   // The graph the engine gets holds this partition's records alone, vertices in local order and
   // edges in local CSR order (a rank's received partition: partition_transfer.h), not the user's
   // whole graph reached through global_id and input_edge.
@@ -45,6 +46,7 @@ struct PartitionView {
     v.input_edge = l.input_edge.data();
     v.owned_count = l.owned_count();
     v.combine_count = l.hop_begin[l.hop_begin.size() - 2];  // every hop but the outermost
+    if (!l.neighbor_rows.offsets.empty()) v.neighbor_rows = &l.neighbor_rows;
     return v;
   }
 };

@@ -551,7 +551,8 @@ class PartitionedSession : public SessionBase,
     order_ = c.order;
     plan_ = ranks_.distributed()
                 ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds)
-                : build_partition_plan(t, a, hops_, order_.order);
+                : build_partition_plan(t, a, hops_, order_.order, {},
+                                       [&](PartitionLayout& l) { add_rows_read<Program>(l, t); });
   }
 
   void use_hops(std::uint32_t hops) {

@@ -145,6 +145,8 @@ class PartitionEngine : private gpu::EngineCore,
     shape.temp_bytes = temp_bytes;
     shape.partitioned = view.global_id != nullptr;
     shape.pull_fusion = pull_fusion_;
+    shape.neighbor_rows = view.neighbor_rows != nullptr;
+    if (shape.neighbor_rows) shape.neighbor_row_entries = view.neighbor_rows->ids.size();
     if (Program::uses.vertex_frontier) shape.queue_scan_bytes = gpu::QueueExpansion::device_bytes(V_);
     shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
     // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose
