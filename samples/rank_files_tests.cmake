@@ -4,7 +4,8 @@
 # edges alone (samples::EdgeUse::GraphOnly) runs from the files over 2 and 3 ranks and writes what
 # one process writes on the graph file, bit for bit. And the errors: a job of more ranks than the
 # files, a file of another graph, another rank's file, a sample that reads the whole graph, more
-# hops or partitions than the files hold, --validate.
+# hops or partitions than the files hold, files without the whole out-rows an in-edge functor
+# needs (hits: its files are made with --in-edges), --validate.
 set(rank_dir ${CMAKE_CURRENT_BINARY_DIR}/rank-files)
 add_test(NAME sample.mpi.rank-files.make
   COMMAND ${CMAKE_COMMAND} -DDIR=${rank_dir} -DMEDUSA_GEN=$<TARGET_FILE:medusa-gen>
@@ -12,7 +13,11 @@ add_test(NAME sample.mpi.rank-files.make
 set_tests_properties(sample.mpi.rank-files.make PROPERTIES FIXTURES_SETUP mpi_rank_files)
 set(rank_file_tests sample.mpi.rank-files.make)
 
-foreach(sample pagerank bfs_q bfs_n sssp sssp_q)
+foreach(sample pagerank bfs_q bfs_n sssp sssp_q hits)
+  set(prefix rmat10)
+  if(sample STREQUAL "hits")  # (an in-edge functor: files with whole out-rows)
+    set(prefix rmat10-in)
+  endif()
   foreach(backend host cuda)
     sample_target(${sample} ${backend} target labels)
     if(NOT TARGET ${target} OR NOT Python3_FOUND)
@@ -30,7 +35,7 @@ foreach(sample pagerank bfs_q bfs_n sssp sssp_q)
       add_test(NAME ${test}
         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/common/compare_runs.py
           --sample $<TARGET_FILE:${target}> --ranks ${ranks} --mpirun ${MPIEXEC_EXECUTABLE}
-          --graph ${rank_dir}/rmat10.mtx --rank-files ${rank_dir}/rmat10 ${one_gpu})
+          --graph ${rank_dir}/rmat10.mtx --rank-files ${rank_dir}/${prefix} ${one_gpu})
       set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED mpi_rank_files LABELS "${labels};mpi"
         PROCESSORS ${ranks} TIMEOUT 120 ENVIRONMENT "${medusa_mpi_test_environment}")
       if(backend STREQUAL "host")
@@ -47,6 +52,7 @@ set(rank_file_faults
   "swapped|2|swapped|bfs_q_host|medusa: rank 0: [^\n]*swapped.0-of-2:0: the file was made for rank 1 of 2 ranks, and rank 0 of 2 reads it"
   "whole-graph-sample|2|rmat10|kcore_host|medusa: rank [01]: --partition-files: kcore_host reads the whole graph's edges"
   "two-hops|2|rmat10|pagerank_host|medusa: rank [01]: [^\n]*the files hold one hop of replicas, and Config::replicationHops asks for 2|--replication-hops|2"
+  "in-edges-without-rows|2|rmat10|hits_host|medusa: rank [01]: [^\n]*holds no whole out-rows, which the program's ELIST functor over in-edges \\(InEdgeList\\) needs: make the files with medusa-part --rank-files ... --in-edges"
   "partitions-per-rank|2|rmat10|pagerank_host|medusa: rank [01]: [^\n]*the files hold one partition per rank. Config::gpuCount asks for 4 partitions over 2 ranks|--gpus|4")
 foreach(fault IN LISTS rank_file_faults)
   string(REPLACE "|" ";" fault "${fault}")

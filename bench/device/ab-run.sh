@@ -3,7 +3,8 @@
 # docs/benchmarks/history/2026-11-25-h100-tuning-plan-ab.md.)
 # Device call: A/B of .carry/base (A: the commit in .carry/base/BASE_COMMIT, translated into
 # .carry/gen-base) against this tree (B), samples only. WORKLOADS=file replaces the default list
-# (lines "sample args", with $g the graph folder); SKIP_SOURCES=1 skips the --sources runs.
+# (lines "sample args", with $g the graph folder; TARGETS names the samples they use, EGO_SYM=1
+# also makes $g/ego-sym.medusa-bin); SKIP_SOURCES=1 skips the --sources runs.
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.carry/kit/lib
 root=$PWD kit=$root/.carry/kit
@@ -15,7 +16,7 @@ t0=$(date +%s)
 b=build-gpu  # gpu-run.sh's build of this tree, when the machine kept it
 [ -x $b/samples/bfs_q ] || { b=build-b; cmake -S . -B build-b "${common[@]}" -DMEDUSA_PREGENERATED_DIR=$root/.carry/gen > $OUT/cfg-b.log 2>&1 || { tail -30 $OUT/cfg-b.log; exit 1; }; }
 cmake -S .carry/base -B build-a "${common[@]}" -DMEDUSA_PREGENERATED_DIR=$root/.carry/gen-base > $OUT/cfg-a.log 2>&1 || { tail -30 $OUT/cfg-a.log; exit 1; }
-targets=(pagerank bfs_q cc sssp sssp_q medusa-gen)
+targets=(${TARGETS:-pagerank bfs_q cc sssp sssp_q} medusa-gen)  # TARGETS: the samples the workloads use
 (cmake --build $b -j 16 --target "${targets[@]}" > $OUT/build-b.log 2>&1 || echo "build B failed") &
 (cmake --build build-a -j 16 --target "${targets[@]}" > $OUT/build-a.log 2>&1 || echo "build A failed") &
 wait
@@ -26,6 +27,7 @@ $b/bin/medusa-gen kron --scale 22 --symmetric --seed 1 -o $g/kron22.medusa-bin >
 $b/bin/medusa-gen convert .carry/graphs/road-NE.txt.xz --symmetric -o $g/road.medusa-bin > /dev/null
 $b/bin/medusa-gen convert .carry/graphs/ego-twitter.txt.xz -o $g/ego.medusa-bin > /dev/null
 $b/bin/medusa-gen kron --scale 22 --symmetric --seed 1 --weights 1:255 -o $g/kron22w.medusa-bin > /dev/null
+[ -n "${EGO_SYM:-}" ] && $b/bin/medusa-gen convert .carry/graphs/ego-twitter.txt.xz --symmetric -o $g/ego-sym.medusa-bin > /dev/null
 echo "A is $(cat .carry/base/BASE_COMMIT 2>/dev/null || echo '?'), B is $(git log -1 --format=%h 2>/dev/null || echo 'this tree')"
 echo "graphs at $(( $(date +%s) - t0 )) s"
 if [ -z "${SKIP_SOURCES:-}" ]; then {

@@ -3,7 +3,8 @@
 # The session's GPU check in phases, each one device call on a machine kept warm between them:
 #   PHASE=build    configure and build everything from the translated sources in .carry/gen
 #   PHASE=test     ctest -L gpu (TESTS=regex narrows it)
-#   PHASE=samples  every sample --validate on kron-20 and road-NE, as scripts/gpu-check.sh does
+#   PHASE=samples  every sample (SAMPLES narrows) --validate on kron-20 and road-NE, as
+#                  scripts/gpu-check.sh does; EGO=1 adds ego-twitter (symmetrized)
 #   PHASE=bench    the new samples against their peers and the old forms, in one job
 # Logs go to $OUT; each phase prints a short summary and its time.
 set -uo pipefail
@@ -28,8 +29,10 @@ test)
   echo "tests in $(elapsed)" ;;
 samples)
   $b/bin/medusa-gen kron --scale 20 --symmetric --seed 1 -o $g/kron20.medusa-bin > /dev/null
-  for s in pagerank sssp sssp_q bfs_n bfs_q cc cc_lp infoprop drilldown kcore hits triangles; do
-    for input in "$g/kron20.medusa-bin" ".carry/graphs/road-NE.txt.xz --symmetrize"; do
+  inputs=("$g/kron20.medusa-bin" ".carry/graphs/road-NE.txt.xz --symmetrize")
+  [ -n "${EGO:-}" ] && inputs+=(".carry/graphs/ego-twitter.txt.xz --symmetrize")
+  for s in ${SAMPLES:-pagerank sssp sssp_q bfs_n bfs_q cc cc_lp infoprop drilldown kcore hits triangles}; do
+    for input in "${inputs[@]}"; do
       # shellcheck disable=SC2086
       r=$(timeout 120 $b/samples/$s $input --validate 2>&1 | grep -E "validation: |supersteps,|error" | tr '\n' ' ')
       echo "$s $(basename ${input%% *}): $r"

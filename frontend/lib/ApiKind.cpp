@@ -91,6 +91,7 @@ ProgramUsesInfo ProgramModel::uses() const {
     u.neighbor_sets |= f.reads_neighbor_sets;
     u.reads_by_id |= f.reads_by_id;
     u.sends_by_id |= f.sends_by_id;
+    u.in_edges |= f.in_edges;
     // ELIST/EDGE functors read combined_msg() of their vertex / an edge's head vertex.
     u.edge_reads_combined |=
         f.reads_combined && (f.kind == ApiKind::Elist || f.kind == ApiKind::Edge);

@@ -185,6 +185,7 @@ void writeModelJson(const ProgramModel& model, llvm::raw_ostream& out) {
       if (u.neighbor_sets) j.attribute("neighbor_sets", true);
       if (u.reads_by_id) j.attribute("reads_by_id", true);
       if (u.sends_by_id) j.attribute("sends_by_id", true);
+      if (u.in_edges) j.attribute("in_edges", true);
     });
   });
   out << "\n";

@@ -221,6 +221,7 @@ std::string ProgramEmitter::programTraits(const EmitOptions& options) const {
   flag(uses.reads_by_id, "kUsesReadsById");
   flag(uses.sends_by_id, "kUsesSendsById");
   flag(uses.priorities, "kUsesPriorities");
+  flag(uses.in_edges, "kUsesInEdges");
   values["uses_flags"] = flags.empty() ? "medusa::kUsesNothing" : join(flags, " |\n      ");
   values["codegen_contract"] = std::to_string(medusa::kCodegenContract);
   return templates_.render("program_traits", values);
@@ -433,13 +434,19 @@ std::string ProgramEmitter::nextSourceWork(const FunctorInfo& functor, const Emi
   return "";
 }
 
+std::string ProgramEmitter::aggregatesAdded(const FunctorInfo& functor) const {
+  if (functor.aggregates_added.empty()) return "";
+  std::vector<std::string> refs;
+  for (int i : functor.aggregates_added) refs.push_back("decltype(" + model_.aggregates[static_cast<size_t>(i)].name + ")");
+  return "  // The aggregates it adds to (CUDA: reduced per block, backend/cuda/block_aggregates.cuh).\n"
+         "  using medusa_aggregates_added = medusa::AddedAggregates<" + join(refs, ", ") + ">;\n";
+}
+
 std::string ProgramEmitter::functorEnd(const FunctorInfo& functor, const std::string& next_source_work) const {
   std::string index_type = "VertexId", index = "id";
   if (functor.kind == ApiKind::Edge) index_type = "EdgeIndex", index = "eid";
   if (functor.kind == ApiKind::Message) index_type = "EdgeIndex", index = "slot";
-  std::string hint;
-  if (!functor.aggregates_added.empty())
-    hint = "  static constexpr bool medusa_adds_aggregates = true;  // (partitioned runs: aggregate_steps.h)\n";
+  std::string hint = aggregatesAdded(functor);
   if (!next_source_work.empty())
     hint += "  // A pass of " + functor.next_source_functor + " precedes this launch: its next superstep's messages\n"
            "  // may be computed here (runtime: source_prefetch.cuh).\n"
@@ -493,6 +500,7 @@ void ProgramEmitter::edgeElement(OutputWriter& out, const FunctorInfo& functor) 
                                                       {"vertex_param", vertex_param},
                                                       {"list_param", list_param},
                                                       {"index_type", loop.index_type},
+                                                      {"aggregates_added", aggregatesAdded(functor)},
                                                       {"body", body}}));
   // The prologue runs again for every edge; the loop variable is this work item's edge. The
   // index declaration stays on the user's `for` line, so diagnostics point there.

@@ -136,7 +136,7 @@ class Planner {
   PlanStep inEdgePull(const std::string& ops, const FunctorInfo& f) const {
     return {ops, "in-edge pull: each vertex runs the loop iteration of every out-edge's tail and folds what comes back",
             f.name + " takes an InEdgeList: its messages go against the edges' direction and exist only as this "
-                     "fold (one partition; the built-in Combiner)"};
+                     "fold (the built-in Combiner; on k partitions each owns its vertices' whole out-rows)"};
   }
 
   // The global aggregates some functor adds to: folded inside the launches that add, read after the superstep.
@@ -152,7 +152,7 @@ class Planner {
       return out;
     };
     return runsAs({"fold aggregates " + list(names),
-                   "inside the launches that add (one atomic per warp on CUDA); partitions folded in order; "
+                   "inside the launches that add (on CUDA one atomic per block and aggregate); partitions folded in order; "
                    "read back and published for the next superstep",
                    list(adders) + (adders.size() == 1 ? " calls" : " call") +
                        " add(); value() reads the previous superstep's fold"},

@@ -72,7 +72,7 @@ void Hits() {
 
 int main(int argc, char** argv) try {
   samples::Options opt = samples::parse_options(argc, argv, "HITS (global aggregates, messages against the edges)");
-  const samples::EdgeList edges = samples::load_edges(opt);
+  const samples::EdgeList edges = samples::load_edges(opt, /*weighted=*/false, samples::EdgeUse::GraphOnly);
   std::printf("%s\n", edges.description.c_str());
 
   Graph<Vertex, Edge> my_graph = samples::make_graph<Vertex, Edge>(edges);

@@ -322,6 +322,8 @@ TEST_CASE("a layout goes through bytes whole, and a rank gets the sizes and rout
     CHECK(x.out_degree == y.out_degree);
     CHECK(x.in_degree == y.in_degree);
     CHECK(x.input_edge == y.input_edge);
+    CHECK(x.owned_row_offsets == y.owned_row_offsets);
+    CHECK(x.owned_row_dst == y.owned_row_dst);
     REQUIRE(x.replicas.size() == y.replicas.size());
     for (std::size_t i = 0; i < x.replicas.size(); ++i) {
       const ReplicaRoute &r = x.replicas[i], &s = y.replicas[i];
@@ -344,6 +346,10 @@ TEST_CASE("a layout goes through bytes whole, and a rank gets the sizes and rout
     for (std::uint32_t p = 0; p < 3; ++p) {
       CAPTURE(p);
       same(through_bytes(all.partitions[p]), all.partitions[p]);
+      if (hops == 1) {
+        const PartitionLayout with_rows = build_partition_plan(t, a, 1, VertexOrder::Input, {}, {}, true).partitions[p];
+        same(through_bytes(with_rows), with_rows);
+      }
       if (p != 1) same(through_bytes(sizes_and_routes(all.partitions[p], held)), mine.partitions[p]);
     }
   }
@@ -397,6 +403,55 @@ TEST_CASE("neighbour rows hold every local vertex's whole sorted out-row in glob
   // Without them (programs that read no neighbour sets) the layout has none, and says nothing.
   CHECK(build_partition_plan(t, a, 1).partitions[0].neighbor_rows.offsets.empty());
   CHECK_THAT(build_partition_plan(t, a, 1).describe(), !Catch::Contains("neighbour rows"));
+  // With owned rows too (a program with in-edge functors and neighbour sets): both go through bytes.
+  PartitionPlan both = build_partition_plan(
+      t, a, 1, VertexOrder::Input, {}, [&](PartitionLayout& l) { add_neighbor_rows(l, t); }, true);
+  for (const PartitionLayout& l : both.partitions) {
+    CAPTURE(l.index);
+    REQUIRE(!l.owned_row_offsets.empty());
+    REQUIRE(l.neighbor_rows.offsets.size() == l.vertex_count() + 1);
+    std::vector<std::byte> bytes;
+    write_layout(bytes, l);
+    std::size_t at = 0;
+    const PartitionLayout back = read_layout(bytes, at);
+    CHECK(at == bytes.size());
+    CHECK(back.owned_row_offsets == l.owned_row_offsets);
+    CHECK(back.owned_row_dst == l.owned_row_dst);
+    CHECK(back.neighbor_rows.offsets == l.neighbor_rows.offsets);
+    CHECK(back.neighbor_rows.ids == l.neighbor_rows.ids);
+  }
+}
+
+// Programs with in-edge functors: each partition holds the whole out-row of every vertex it owns,
+// in the whole graph's order, every target local (extra replicas where needed).
+TEST_CASE("owned rows: every out-edge of each owned vertex, in global order, to local vertices", "[partition]") {
+  const VertexId n = 40;
+  std::vector<VertexId> src, dst;  // one-way edges, repeats and self loops
+  for (VertexId v = 0; v < n; ++v)
+    for (VertexId k = 0; k < v % 4; ++k) src.push_back(v), dst.push_back((v * 7 + k * 13) % n);
+  const Topology t = Topology::build(n, src, dst);
+  const PartitionAssignment a = partition_vertices(t, 3, PartitionMethod::Contiguous);
+  const PartitionPlan plain = build_partition_plan(t, a, 1);
+  const PartitionPlan rows = build_partition_plan(t, a, 1, VertexOrder::Input, {}, {}, true);
+  bool extra_replicas = false;
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    CAPTURE(p);
+    const PartitionLayout& l = rows.partitions[p];
+    CHECK(plain.partitions[p].owned_row_offsets.empty());
+    CHECK(l.topology.edge_count == plain.partitions[p].topology.edge_count);  // (the same local edges)
+    extra_replicas |= l.vertex_count() > plain.partitions[p].vertex_count();
+    REQUIRE(l.owned_row_offsets.size() == l.owned_count() + 1);
+    for (VertexId i = 0; i < l.owned_count(); ++i) {
+      const VertexId u = l.global_id[i];
+      std::vector<VertexId> want(t.out_dst.begin() + t.out_offsets[u], t.out_dst.begin() + t.out_offsets[u + 1]);
+      std::vector<VertexId> got;
+      for (EdgeIndex e = l.owned_row_offsets[i]; e < l.owned_row_offsets[i + 1]; ++e)
+        got.push_back(l.global_id[l.owned_row_dst[e]]);
+      CHECK(got == want);
+    }
+  }
+  CHECK(extra_replicas);
+  CHECK_THROWS_WITH(build_partition_plan(t, a, 2, VertexOrder::Input, {}, {}, true), Catch::Contains("one hop"));
 }
 
 TEST_CASE("rank files hold each rank's partition and its local edges", "[partition]") {
@@ -440,6 +495,16 @@ TEST_CASE("rank files hold each rank's partition and its local edges", "[partiti
     local_edges += e.edges.edge_count();
   }
   CHECK(local_edges == t.edge_count);  // (one hop: every edge in its tail's partition alone)
+  // With whole out-rows (medusa-part --in-edges): the layouts of build_partition_plan's owned_rows,
+  // and another partitioning id than the files without them.
+  write_rank_files(prefix + "-in", d, t, a, /*owned_rows=*/true);
+  const PartitionPlan with_rows = build_partition_plan(t, a, 1, VertexOrder::Input, {}, {}, true);
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    const RankFile f = read_rank_file(prefix + "-in", r, 3, RankFilePart::Plan);
+    CHECK(f.header.partitioning_id != read_rank_file(prefix, r, 3, RankFilePart::Plan).header.partitioning_id);
+    CHECK(f.plan.partitions[r].owned_row_offsets == with_rows.partitions[r].owned_row_offsets);
+    CHECK(f.plan.partitions[r].owned_row_dst == with_rows.partitions[r].owned_row_dst);
+  }
 }
 
 TEST_CASE("rank file errors name the file and what is wrong", "[partition]") {

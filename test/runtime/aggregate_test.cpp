@@ -1,5 +1,5 @@
-// Global aggregates (medusa/aggregate.h) and in-edge ELIST functors (medusa/in_edges.h), as
-// medusa-cc emits them, written by hand. Backend-neutral.
+// Global aggregates (medusa/aggregate.h), as medusa-cc emits them, written by hand.
+// Backend-neutral.
 #define MEDUSA_GENERATED 1
 #include <medusa/medusa.h>
 
@@ -90,7 +90,8 @@ struct Count {
   }
 };
 struct Count_element {
-  static constexpr bool medusa_adds_aggregates = true;
+  using medusa_aggregates_added =
+      medusa::AddedAggregates<decltype(total), decltype(low), decltype(widest), decltype(sequence)>;
   Count f;
   MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
                             medusa::VertexId id) const {
@@ -214,119 +215,3 @@ TEST_CASE("Aggregates over MPI ranks fold partials in partition order as one pro
   }
 }
 #endif
-
-// ---- A program with an in-edge ELIST functor: each vertex sums its out-neighbours' weights.
-namespace in_edges_test {
-struct Vertex {
-  int weight = 0;
-  int out_weight = -1;
-};
-struct Edge {};
-}  // namespace in_edges_test
-
-template <>
-struct medusa::ProgramTraits<in_edges_test::Vertex, in_edges_test::Edge> {
-  using Vertex = in_edges_test::Vertex;
-  using Edge = in_edges_test::Edge;
-  using Message = int;
-  struct VertexArrays {
-    int* weight;
-    int* out_weight;
-  };
-  struct EdgeArrays {};
-  static constexpr std::array<medusa::FieldSpec, 2> vertex_fields{{
-      {"weight", offsetof(Vertex, weight), sizeof(int), medusa::kUpload | medusa::kEdgeRead},
-      {"out_weight", offsetof(Vertex, out_weight), sizeof(int), medusa::kDownload},
-  }};
-  static constexpr std::array<medusa::FieldSpec, 0> edge_fields{};
-  static VertexArrays bind_vertex(void* const* a) { return {static_cast<int*>(a[0]), static_cast<int*>(a[1])}; }
-  static EdgeArrays bind_edge(void* const*) { return {}; }
-  static constexpr medusa::ProgramUses uses = medusa::ProgramUses::of(medusa::kUsesMessages);
-};
-
-namespace in_edges_test {
-using Program = medusa::ProgramTraits<Vertex, Edge>;
-using Ctx = medusa::KernelCtx<int>;
-struct EdgeProxy : medusa::EdgeHandle<int> {
-  using message_type = int;
-  using arrays_type = Program::EdgeArrays;
-  static MEDUSA_HD EdgeProxy make(const Ctx& c, const arrays_type&, medusa::EdgeIndex e, medusa::VertexId head,
-                                  medusa::VertexId tail) {
-    return EdgeProxy{{&c, e, head, tail}};
-  }
-};
-struct SendBack {};
-struct SendBack_in_edge_element {
-  SendBack f;
-  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays& ea,
-                            medusa::VertexId id, medusa::EdgeIndex eid, medusa::VertexId head) const {
-    medusa::InEdgeList<EdgeProxy> in(&c, &ea, id, eid, head);
-    in[0].sendMsg(va.weight[id]);
-  }
-};
-struct Collect {};
-struct Collect_element {
-  Collect f;
-  MEDUSA_HD void operator()(const Ctx& c, const Program::VertexArrays& va, const Program::EdgeArrays&,
-                            medusa::VertexId id) const {
-    va.out_weight[id] = c.combined[id];
-  }
-};
-}  // namespace in_edges_test
-
-template <>
-struct medusa::EmvLaunch<in_edges_test::SendBack> {
-  static constexpr medusa::ApiKind kind = medusa::ELIST;
-  static void run(medusa::SessionBase& s, const in_edges_test::SendBack& f, medusa::Domain d) {
-    medusa::exec::run_elist_in_edges(static_cast<medusa::Session<in_edges_test::Program>&>(s), d,
-                                     in_edges_test::SendBack_in_edge_element{f});
-  }
-};
-MEDUSA_TEST_EMV_LAUNCH(in_edges_test::Collect, VERTEX, in_edges_test::Collect_element, in_edges_test::Program)
-
-namespace {
-void gather_back() {
-  medusa::InitMessageBuffer(0);
-  medusa::EMV<medusa::ELIST>::Run(in_edges_test::SendBack{});
-  medusa::Combiner();
-  medusa::EMV<medusa::VERTEX>::Run(in_edges_test::Collect{});
-}
-void gather_back_without_combiner() {
-  medusa::InitMessageBuffer(0);
-  medusa::EMV<medusa::ELIST>::Run(in_edges_test::SendBack{});
-  medusa::EMV<medusa::VERTEX>::Run(in_edges_test::Collect{});
-}
-}  // namespace
-
-TEST_CASE("InEdgeList: messages go to each in-edge's head, folded by the Combiner", "[runtime]") {
-  using namespace in_edges_test;
-  const medusa::VertexId n = 3000;
-  medusa::Graph<Vertex, Edge> g(n);
-  std::vector<long long> want(n, 0);
-  std::vector<std::pair<medusa::VertexId, medusa::VertexId>> edges;
-  for (medusa::VertexId v = 0; v < n; ++v) {
-    g.vertex(v).weight = static_cast<int>(v % 17) - 5;
-    for (medusa::VertexId k = 0; k < v % 5; ++k) edges.push_back({v, (v * 31 + k * 101) % n});  // repeats, self loops
-    if (v % 97 == 0)
-      for (medusa::VertexId k = 0; k < 400; ++k) edges.push_back({v, (k * 13) % n});  // hubs
-  }
-  for (const auto& [u, w] : edges) {
-    g.AddEdge(u, w);
-    want[u] += static_cast<int>(w % 17) - 5;
-  }
-  medusa::Config conf;
-  conf.combinerOpType = medusa::MEDUSA_SUM;
-  conf.maxIteration = 1;
-  auto device = medusa::Init_Device_DS(g, conf);
-  device.Run(gather_back);
-  device.Dump_Result(g);
-  std::size_t bad = 0;
-  for (medusa::VertexId v = 0; v < n; ++v) bad += g.vertex(v).out_weight != want[v];
-  CHECK(bad == 0);
-  CHECK_THROWS_WITH(device.Run(gather_back_without_combiner), Catch::Contains("must be followed by Combiner()"));
-#if defined(MEDUSA_BACKEND_HOST)
-  conf.gpuCount = 2;
-  auto two = medusa::Init_Device_DS(g, conf);
-  CHECK_THROWS_WITH(two.Run(gather_back), Catch::Contains("needs every out-edge of a vertex in one partition"));
-#endif
-}

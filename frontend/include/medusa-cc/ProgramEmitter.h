@@ -34,6 +34,8 @@ class ProgramEmitter {
   // The one-thread-per-element element and the launcher.
   // `next_source_work`: the element type nextSourceWork() named, or empty.
   std::string functorEnd(const FunctorInfo& functor, const std::string& next_source_work = "") const;
+  // The element's `using medusa_aggregates_added = ...;` line, or "" for a functor that adds none.
+  std::string aggregatesAdded(const FunctorInfo& functor) const;
   // The edge element of the pass whose messages a VERTEX functor's element may compute for the
   // next superstep (FunctorInfo::next_source_functor), when that element is emitted before it.
   std::string nextSourceWork(const FunctorInfo& functor, const EmitOptions& options) const;

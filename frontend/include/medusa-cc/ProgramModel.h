@@ -224,6 +224,7 @@ struct ProgramUsesInfo {
   bool neighbor_sets = false;  // a functor reads neighbour sets: sorted CSR rows
   bool reads_by_id = false;   // vertex_at(element, id)
   bool sends_by_id = false;   // sendMsgTo(id, msg)
+  bool in_edges = false;      // an ELIST functor takes an InEdgeList
   bool priorities = false;               // v.SetActive(priority)
 };
 

@@ -32,15 +32,17 @@ struct AggregateRegistration;
 inline constexpr int kMaxAggregates = 16;
 
 // Sub-slots per aggregate that a GPU's compare-and-swap folds spread over (by block), so that
-// thousands of warps do not retry on one word; the download folds them into acc.
+// blocks that end together do not retry on one word; the download folds them into acc.
 inline constexpr int kAggregateSpread = 32;
 
 // Every aggregate as raw bits, 8 bytes a slot (4-byte types use the first 4): what functors add to
-// (acc, and on a GPU `spread` for operators without a hardware atomic) and what they read
-// (published). Host memory on the host backend; a __device__ copy per GPU.
+// (acc, and on a GPU `spread` for operators without a hardware atomic), what they read
+// (published), and each operator's identity (what a GPU block's partial fold starts from). Host
+// memory on the host backend; a __device__ copy per GPU.
 struct AggregateCells {
   std::uint64_t acc[kMaxAggregates];
   std::uint64_t published[kMaxAggregates];
+  std::uint64_t identity[kMaxAggregates];
   std::uint64_t spread[kMaxAggregates][kAggregateSpread];
 };
 
@@ -128,6 +130,11 @@ class HostAggregateTarget {
 };
 #if defined(__CUDACC__)
 static __device__ AggregateCells d_aggregate_cells;
+// A block's partial folds, one slot per aggregate: add() folds a warp's total here, and the kernel
+// that runs the functors gives the slots their identities first and folds them into
+// d_aggregate_cells at its end, converged (backend/cuda/block_aggregates.cuh). add() sits in
+// divergent code, where no block-wide barrier may be.
+static __shared__ std::uint64_t s_block_aggregates[kMaxAggregates];
 #endif
 
 MEDUSA_HD inline AggregateCells& aggregate_cells() {
@@ -252,21 +259,20 @@ __device__ inline T warp_fold(unsigned int peers, const T& x, const Op& op) {
 #endif
 
 // add(x) on the device folds the values of the lanes of a warp that add to the same slot at once
-// (warp_fold) and lets the lowest of them fold the total into the slot: one atomic per warp.
-// Without a hardware atomic the warp's total goes to the block's sub-slot (kAggregateSpread).
+// (warp_fold) and lets the lowest of them fold the total into the block's slot in shared memory:
+// one shared-memory atomic (or compare-and-swap loop) per warp. The kernel's end folds each block's
+// slot into the GPU's: one global atomic per block (block_aggregates.cuh).
 template <class T, class Op>
 MEDUSA_HD inline void aggregate_add(int index, const T& x) {
-  std::uint64_t* slot = &aggregate_cells().acc[index];
   const Op op{};
 #if defined(__CUDA_ARCH__)
   const unsigned int peers = __match_any_sync(__activemask(), index);
   const T total = warp_fold(peers, x, op);
   unsigned int lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  if constexpr (!has_hardware_atomic<T, Op>) slot = &aggregate_cells().spread[index][blockIdx.x % kAggregateSpread];
-  if (static_cast<int>(lane) == __ffs(peers) - 1) atomic_fold(slot, total, op);
+  if (static_cast<int>(lane) == __ffs(peers) - 1) atomic_fold(&s_block_aggregates[index], total, op);
 #else
-  atomic_fold(slot, x, op);
+  atomic_fold(&aggregate_cells().acc[index], x, op);
 #endif
 }
 
@@ -276,9 +282,18 @@ MEDUSA_HD inline void aggregate_add(int index, const T& x) {
 // (Static members: device code calls them through a host constexpr object without its address.)
 template <class T, class Op, int Index>
 struct AggregateRef {
+  using value_type = T;
+  using op_type = Op;
+  static constexpr int index = Index;
   MEDUSA_HD static void add(const T& x) { detail::aggregate_add<T, Op>(Index, x); }
   MEDUSA_HD static T value() { return detail::from_bits<T>(detail::aggregate_cells().published[Index]); }
 };
+
+// The aggregates an element functor adds to (decltypes of its AggregateRefs), as medusa-cc emits
+// them in the element: `using medusa_aggregates_added = medusa::AddedAggregates<...>;`. A CUDA
+// kernel that runs the element reduces these per block (backend/cuda/block_aggregates.cuh).
+template <class... Refs>
+struct AddedAggregates {};
 
 // The host object behind both aggregate spellings.
 template <class T, class Op>
@@ -356,6 +371,39 @@ inline bool register_aggregate(AggregateBase<T, Op>& aggregate, int index) {
   return true;
 }
 
+// The aggregates that element functors add to (their medusa_aggregates_added), each once: what
+// a kernel running them reduces per block.
+template <class List, class Ref>
+struct with_aggregate;
+template <class... Refs, class Ref>
+struct with_aggregate<AddedAggregates<Refs...>, Ref> {
+  using type = std::conditional_t<(std::is_same_v<Refs, Ref> || ...), AddedAggregates<Refs...>,
+                                  AddedAggregates<Refs..., Ref>>;
+};
+template <class List, class... Lists>
+struct aggregate_union {
+  using type = List;
+};
+template <class List, class Ref, class... Rest, class... Lists>
+struct aggregate_union<List, AddedAggregates<Ref, Rest...>, Lists...>
+    : aggregate_union<typename with_aggregate<List, std::remove_cv_t<Ref>>::type, AddedAggregates<Rest...>, Lists...> {};
+template <class List, class... Lists>
+struct aggregate_union<List, AddedAggregates<>, Lists...> : aggregate_union<List, Lists...> {};
+
+template <class Element, class = void>
+struct aggregates_of {
+  using type = AddedAggregates<>;
+};
+template <class Element>
+struct aggregates_of<Element, std::void_t<typename Element::medusa_aggregates_added>> {
+  using type = typename Element::medusa_aggregates_added;
+};
+template <class... Elements>
+using aggregates_added_by =
+    typename aggregate_union<AddedAggregates<>, typename aggregates_of<Elements>::type...>::type;
+template <class... Elements>
+inline constexpr bool adds_aggregates = !std::is_same_v<aggregates_added_by<Elements...>, AddedAggregates<>>;
+
 // The cells a superstep starts from: every published value, every accumulator at its identity.
 template <class Program>
 AggregateCells starting_cells() {
@@ -363,7 +411,7 @@ AggregateCells starting_cells() {
   const auto& entries = aggregate_registry<Program>();
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].object == nullptr) continue;
-    cells.acc[i] = entries[i].identity(entries[i].object);
+    cells.acc[i] = cells.identity[i] = entries[i].identity(entries[i].object);
     cells.published[i] = entries[i].value(entries[i].object);
   }
   return cells;

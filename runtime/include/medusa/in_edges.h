@@ -5,7 +5,9 @@
 // el[i] used only for its own i) and only between InitMessageBuffer and the built-in Combiner().
 // The runtime then runs it pulled: each receiving vertex u walks its out-edges u -> w and runs w's
 // loop iteration for that edge, folding what it sends in u's out-edge order (in_edge_pull.h). No
-// message slot is written and no reverse index is needed beyond the forward CSR.
+// message slot is written and no reverse index is needed beyond the forward CSR. On several
+// partitions each owns its vertices' whole out-rows (PartitionLayout::owned_row_offsets), their
+// targets refreshed as replicas, so u folds the same values in the same order as on one.
 #pragma once
 
 #include <medusa/device_api.h>
@@ -27,8 +29,9 @@ class InEdgeList {
   MEDUSA_HD InEdgeList(const Ctx* ctx, const Arrays* arrays, VertexId tail, EdgeIndex eid, VertexId head)
       : ctx_(ctx), arrays_(arrays), tail_(tail), eid_(eid), head_(head) {}
 
-  // In-degree (in a partitioned run, of the whole graph: such runs are refused for now).
+  // In-degree in the whole graph (a partitioned run pulls every in-edge, across partitions).
   MEDUSA_HD std::uint32_t size() const {
+    if (ctx_->in_degree != nullptr) return ctx_->in_degree[tail_];
     return static_cast<std::uint32_t>(ctx_->in_offsets[tail_ + 1] - ctx_->in_offsets[tail_]);
   }
   MEDUSA_HD P operator[](std::uint32_t) const { return P::make(*ctx_, *arrays_, eid_, head_, tail_); }

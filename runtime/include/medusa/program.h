@@ -38,7 +38,7 @@ struct FieldSpec {
 
 // The version of this contract. Bump it whenever generated code and the runtime change together
 // (a member added, a meaning changed); medusa-cc emits a static_assert against it.
-inline constexpr int kCodegenContract = 2;
+inline constexpr int kCodegenContract = 3;
 
 // Named flags for ProgramUses::of (one per ProgramUses member).
 enum ProgramUse : std::uint32_t {
@@ -56,6 +56,7 @@ enum ProgramUse : std::uint32_t {
   kUsesReadsById = 1u << 10,
   kUsesSendsById = 1u << 11,
   kUsesPriorities = 1u << 12,
+  kUsesInEdges = 1u << 13,
 };
 constexpr ProgramUse operator|(ProgramUse a, ProgramUse b) {
   return static_cast<ProgramUse>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
@@ -82,6 +83,8 @@ struct ProgramUses {
   // some functor calls v.SetActive(priority): Domain::Active runs the lowest bucket of priorities
   // first (docs/design/priority-buckets.md)
   bool priorities = false;
+  // an ELIST functor takes an InEdgeList (in_edges.h): partitioned runs lay out in-edge rows
+  bool in_edges = false;
 
   static constexpr ProgramUses of(ProgramUse flags) {
     ProgramUses u;
@@ -98,6 +101,7 @@ struct ProgramUses {
     u.reads_by_id = (flags & kUsesReadsById) != 0;
     u.sends_by_id = (flags & kUsesSendsById) != 0;
     u.priorities = (flags & kUsesPriorities) != 0;
+    u.in_edges = (flags & kUsesInEdges) != 0;
     return u;
   }
 };

@@ -38,6 +38,8 @@ void write_layout(std::vector<std::byte>& out, const PartitionLayout& l) {
   put_array(out, l.out_degree);
   put_array(out, l.in_degree);
   put_array(out, l.input_edge);
+  put_array(out, l.owned_row_offsets);
+  put_array(out, l.owned_row_dst);
   put(out, static_cast<std::uint64_t>(l.replicas.size()));
   for (const ReplicaRoute& r : l.replicas) {
     put(out, r.owner);
@@ -64,6 +66,8 @@ PartitionLayout read_layout(const std::vector<std::byte>& in, std::size_t& at) {
   l.out_degree = get_array<std::uint32_t>(in, at);
   l.in_degree = get_array<std::uint32_t>(in, at);
   l.input_edge = get_array<EdgeIndex>(in, at);
+  l.owned_row_offsets = get_array<EdgeIndex>(in, at);
+  l.owned_row_dst = get_array<VertexId>(in, at);
   l.replicas.resize(get<std::uint64_t>(in, at));
   for (ReplicaRoute& r : l.replicas) {
     r.owner = get<std::uint32_t>(in, at);

@@ -60,6 +60,34 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
   return l;
 }
 
+// With owned rows: the targets of the owned vertices' out-edges that are not local yet join hop 1.
+void add_row_targets(const Topology& t, HopLevels& l) {
+  for (VertexId u : l.members[0])
+    for (EdgeIndex e = t.out_offsets[u]; e < t.out_offsets[u + 1]; ++e) {
+      const VertexId w = t.out_dst[e];
+      if (l.hop[w] == kNoHop) {
+        l.hop[w] = 1;
+        l.members[1].push_back(w);
+      }
+    }
+}
+
+// PartitionLayout::owned_row_offsets / owned_row_dst: each owned vertex's whole out-row in the
+// global CSR order, which is the order the unpartitioned pulled pass folds it in.
+void add_owned_rows(const Topology& t, const std::vector<VertexId>& to_local, PartitionLayout& out) {
+  const VertexId owned = out.owned_count();
+  out.owned_row_offsets.assign(owned + 1, 0);
+  for (VertexId i = 0; i < owned; ++i)
+    out.owned_row_offsets[i + 1] = out.owned_row_offsets[i] + t.out_degree(out.global_id[i]);
+  out.owned_row_dst.resize(out.owned_row_offsets[owned]);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(owned); ++i) {
+    const VertexId u = out.global_id[i];
+    EdgeIndex at = out.owned_row_offsets[i];
+    for (EdgeIndex e = t.out_offsets[u]; e < t.out_offsets[u + 1]; ++e) out.owned_row_dst[at++] = to_local[t.out_dst[e]];
+  }
+}
+
 // CSR positions of the local edges (in-edges of local vertices of hop < hops), ascending: a
 // parallel count per chunk, then each chunk writes its share in order.
 std::vector<EdgeIndex> local_edge_positions(const Topology& t, const std::vector<std::uint32_t>& hop,
@@ -160,9 +188,10 @@ void keep_sizes_and_routes(PartitionLayout& out, const Topology& t, const HopLev
 
 PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
                              std::uint32_t hops, const std::vector<VertexId>& owned,
-                             const std::vector<VertexId>& rank, const std::vector<bool>& held) {
+                             const std::vector<VertexId>& rank, const std::vector<bool>& held, bool owned_rows) {
   HopLevels l = hop_levels(t, a, p, hops);
   l.members[0] = owned;  // (the same vertices, in local order)
+  if (owned_rows) add_row_targets(t, l);
   PartitionLayout out;
   out.index = p;
 
@@ -223,6 +252,7 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
     out.out_degree[i] = static_cast<std::uint32_t>(t.out_degree(out.global_id[i]));
     out.in_degree[i] = static_cast<std::uint32_t>(t.in_degree(out.global_id[i]));
   }
+  if (owned_rows) add_owned_rows(t, to_local, out);
   return out;
 }
 
@@ -230,9 +260,10 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
 
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
                                    VertexOrder owned_order, const std::vector<bool>& held,
-                                   const std::function<void(PartitionLayout&)>& built) {
+                                   const std::function<void(PartitionLayout&)>& built, bool owned_rows) {
   check_assignment(t, a);
   MEDUSA_REQUIRE(hops >= 1, "partition plan: replicas need at least one hop");
+  MEDUSA_REQUIRE(hops == 1 || !owned_rows, "partition plan: owned out-rows need one hop of replicas");
   MEDUSA_REQUIRE(owned_order != VertexOrder::Auto, "partition plan: the owned vertices' order must be Input or Degree");
   PartitionPlan plan;
   plan.parts = a.parts;
@@ -250,7 +281,7 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
   for (std::uint32_t p = 0; p < a.parts; ++p) {
-    plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank, held_here);
+    plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank, held_here, owned_rows);
     if (built) built(plan.partitions[p]);
   }
   return plan;
@@ -308,6 +339,7 @@ std::uint64_t topology_bytes(VertexId vertices, EdgeIndex edges) {
 std::uint64_t PartitionLayout::resident_bytes() const {
   std::uint64_t n = medusa::resident_bytes(topology);
   n += bytes_of(global_id) + bytes_of(hop_begin) + bytes_of(out_degree) + bytes_of(in_degree) + bytes_of(input_edge);
+  n += bytes_of(owned_row_offsets) + bytes_of(owned_row_dst);
   for (const ReplicaRoute& r : replicas) n += sizeof r + bytes_of(r.owner_local);
   return n + bytes_of(neighbor_rows.offsets) + bytes_of(neighbor_rows.ids);
 }

@@ -47,11 +47,14 @@ std::uint64_t graph_id_of(const io::EdgeListData& data) {
   return h.value;
 }
 
-std::uint64_t partitioning_id_of(std::uint64_t graph_id, const PartitionAssignment& a, std::uint32_t hops) {
+std::uint64_t partitioning_id_of(std::uint64_t graph_id, const PartitionAssignment& a, std::uint32_t hops,
+                                 bool owned_rows) {
   Fnv h;
   h.add(&graph_id, sizeof graph_id);
   h.add(&a.parts, sizeof a.parts);
   h.add(&hops, sizeof hops);
+  const std::uint8_t rows = owned_rows ? 1 : 0;
+  h.add(&rows, sizeof rows);
   h.add_array(a.part_of);
   return h.value;
 }
@@ -210,7 +213,7 @@ std::string rank_file_name(const std::string& prefix, std::uint32_t rank, std::u
 }
 
 RankFilesWritten write_rank_files(const std::string& prefix, const io::EdgeListData& data, const Topology& t,
-                                  const PartitionAssignment& a) {
+                                  const PartitionAssignment& a, bool owned_rows) {
   MEDUSA_REQUIRE(a.parts >= 2, "partition files per rank: a job needs at least 2 ranks, got " + std::to_string(a.parts));
   MEDUSA_REQUIRE(data.edge_count() == t.edge_count && data.vertex_count == t.vertex_count,
                  "write_rank_files: the topology is not the edge list's");
@@ -221,7 +224,7 @@ RankFilesWritten write_rank_files(const std::string& prefix, const io::EdgeListD
   header.ranks = a.parts;
   header.weighted = data.weighted();
   header.graph_id = out.graph_id;
-  header.partitioning_id = partitioning_id_of(out.graph_id, a, hops);
+  header.partitioning_id = partitioning_id_of(out.graph_id, a, hops, owned_rows);
   std::vector<std::unique_ptr<RankFileWriter>> files;
   for (std::uint32_t r = 0; r < a.parts; ++r) {
     header.rank = r;
@@ -253,7 +256,7 @@ RankFilesWritten write_rank_files(const std::string& prefix, const io::EdgeListD
       files[r]->append(block);
     }
     l = PartitionLayout{};
-  });
+  }, owned_rows);
   for (auto& f : files) out.bytes.push_back(f->finish());
   return out;
 }

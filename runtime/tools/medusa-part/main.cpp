@@ -32,6 +32,8 @@ void print_help(std::ostream& out) {
          "  --rank-files P     also write P.<r>-of-N for r = 0..N-1: what rank r of an N-rank job needs\n"
          "                     to run its partition (its local graph, edges and replica routes);\n"
          "                     run with mpirun -np N <program> --partition-files P --distributed\n"
+         "  --in-edges         with --rank-files, for programs with InEdgeList functors: each rank's\n"
+         "                     file also holds its owned vertices' whole out-rows\n"
          "  --weights LO:HI    with --rank-files, for inputs without weights: random integer weights,\n"
          "                     seeded by --seed (the samples' --weights and --seed give the same)\n"
          "  --method M         auto (METIS when built in), metis, contiguous (default auto)\n"
@@ -62,7 +64,7 @@ int main(int argc, char** argv) {
   using namespace medusa;
   std::string graph_file, output, method_name = "auto", rank_prefix, weights;
   std::uint64_t parts = 0, seed = 1, scale = 0;
-  bool have_k = false, have_scale = false, symmetrize = false;
+  bool have_k = false, have_scale = false, symmetrize = false, in_edges = false;
   const std::vector<std::string> args(argv + 1, argv + argc);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -91,6 +93,8 @@ int main(int argc, char** argv) {
       weights = value();
     } else if (a == "--symmetrize") {
       symmetrize = true;
+    } else if (a == "--in-edges") {
+      in_edges = true;
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else if (graph_file.empty()) {
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
   const std::string name = have_scale ? "kron-" + std::to_string(scale) : graph_file;
   if (output.empty() && rank_prefix.empty()) output = name + ".part." + std::to_string(parts);
   if (!rank_prefix.empty() && parts < 2) usage_error("--rank-files: a job needs at least 2 ranks (-k 2 or more)");
+  if (in_edges && rank_prefix.empty()) usage_error("--in-edges is for --rank-files");
   if (!weights.empty() && rank_prefix.empty()) usage_error("--weights is for --rank-files (the only output with weights)");
   std::optional<io::RandomWeights> random_weights;
   if (!weights.empty()) {
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
     auto t2 = clock::now();
     if (!output.empty()) save_partition(output, a);
     RankFilesWritten rank_files;
-    if (!rank_prefix.empty()) rank_files = write_rank_files(rank_prefix, data, topology, a);
+    if (!rank_prefix.empty()) rank_files = write_rank_files(rank_prefix, data, topology, a, in_edges);
     PartitionQuality q = measure_partition(topology, a);
     const double load_s = std::chrono::duration<double>(t1 - t0).count();
     const double part_s = std::chrono::duration<double>(t2 - t1).count();

@@ -53,6 +53,11 @@ struct PartitionLayout {
   std::vector<std::uint32_t> in_degree;   // global in-degree of each local vertex
   std::vector<EdgeIndex> input_edge;      // local CSR position -> the edge's index in the user's graph
   std::vector<ReplicaRoute> replicas;     // one route per (hop, owner) group
+  // Plans built with owned_rows (for functors over in-edges, in_edges.h): every out-edge of each
+  // owned vertex, in the unpartitioned graph's order, as the target's local ID. Targets neither
+  // owned nor a head of a local edge are extra hop-1 replicas, refreshed as the others. Else empty.
+  std::vector<EdgeIndex> owned_row_offsets;  // owned_count() + 1
+  std::vector<VertexId> owned_row_dst;
   NeighborRows neighbor_rows;             // (add_neighbor_rows)
   std::uint64_t neighbor_row_bytes = 0;   // of neighbor_rows, kept where only sizes are (held = false)
 
@@ -98,11 +103,13 @@ std::uint64_t topology_bytes(VertexId vertices, EdgeIndex edges);
 // held get only their sizes and routes (PartitionLayout::held): a rank of a distributed run keeps
 // the local graphs of its own partitions only, and the routes it sends along.
 // `built`, when given, sees each layout as it is made (partition 0, 1, ...), before the next: rank 0
-// of a distributed run sends it to its rank there and keeps only what it holds.
+// of a distributed run sends it to its rank there and keeps only what it holds. `owned_rows` adds
+// PartitionLayout::owned_row_offsets / owned_row_dst and their replicas (one hop only).
 PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment& a, std::uint32_t hops,
                                    VertexOrder owned_order = VertexOrder::Input,
                                    const std::vector<bool>& held = {},
-                                   const std::function<void(PartitionLayout&)>& built = {});
+                                   const std::function<void(PartitionLayout&)>& built = {},
+                                   bool owned_rows = false);
 
 // What a rank that does not hold `full` keeps of it (PartitionLayout::held = false): its sizes and
 // routes, the owner_local lists only of the routes whose owner partition is held (`held`, one flag

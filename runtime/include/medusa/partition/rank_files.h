@@ -22,7 +22,9 @@
 
 namespace medusa {
 
-inline constexpr std::uint32_t kRankFileVersion = 2;  // 2: layouts end with neighbour rows (empty here)
+// 2: layouts carry owned out-rows; 3: and neighbour rows (empty in files: a program that reads
+// neighbour sets is refused partition files)
+inline constexpr std::uint32_t kRankFileVersion = 3;
 
 struct RankFileHeader {
   std::uint32_t version = kRankFileVersion;
@@ -45,8 +47,10 @@ struct RankFilesWritten {
 // Lays out `a.parts` partitions of the graph `data` (its topology `t`) with one hop of replicas and
 // the owned vertices in ascending ID order, and writes one file per partition (= per rank), each
 // made beside its target and renamed. Throws medusa::Error naming the file that failed.
+// `owned_rows`: the layouts hold each owned vertex's whole out-row (PartitionLayout::owned_row_offsets),
+// which programs with in-edge functors (InEdgeList) need.
 RankFilesWritten write_rank_files(const std::string& prefix, const io::EdgeListData& data, const Topology& t,
-                                  const PartitionAssignment& a);
+                                  const PartitionAssignment& a, bool owned_rows = false);
 
 enum class RankFilePart { Plan, Edges };
 

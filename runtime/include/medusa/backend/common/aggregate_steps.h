@@ -25,11 +25,8 @@
 
 namespace medusa::common {
 
-template <class Element, class = void>
-struct adds_to_aggregates : std::false_type {};
 template <class Element>
-struct adds_to_aggregates<Element, std::void_t<decltype(Element::medusa_adds_aggregates)>>
-    : std::bool_constant<Element::medusa_adds_aggregates> {};
+struct adds_to_aggregates : std::bool_constant<medusa::detail::adds_aggregates<Element>> {};
 
 // (Superstep 0: every value() restarts from its start value.)
 inline bool shares_gpu(const Config& conf) { return conf.gpuCount > 1 && conf.partitionsPerGpu > 1; }

@@ -29,6 +29,19 @@ MEDUSA_HD inline Msg pull_in_edges_of(const KernelCtx<Msg>& c, const VA& va, con
   return acc;
 }
 
+// The context a pulled pass walks: on several partitions, each owned vertex's whole out-row
+// (PartitionView::owned_row_offsets; `row_offsets` null: one partition, the topology's rows).
+template <class Msg>
+MEDUSA_HD inline KernelCtx<Msg> owned_rows_ctx(const KernelCtx<Msg>& c, VertexId owned,
+                                              const EdgeIndex* row_offsets, const VertexId* row_dst) {
+  KernelCtx<Msg> rows = c;
+  if (row_offsets == nullptr) return rows;
+  rows.vertex_count = owned;
+  rows.out_offsets = row_offsets;
+  rows.out_dst = row_dst;
+  return rows;
+}
+
 // The host backend's pass: one task per receiving vertex.
 template <class Msg, class VA, class EA, class Work, class Op>
 void pull_in_edges_host(const KernelCtx<Msg>& c, const VA& va, const EA& ea, const Work& work, const Op& op,
@@ -48,12 +61,14 @@ void pull_in_edges_host(const KernelCtx<Msg>& c, const VA& va, const EA& ea, con
 // messages exist only as that fold.
 class PendingInEdges {
  public:
-  static void check_launch(Domain domain, std::size_t partitions) {
+  // `rows_laid_out`: one partition, or partitions laid out with each owned vertex's whole out-row
+  // (ProgramUses::in_edges, which medusa-cc sets for such programs).
+  static void check_launch(Domain domain, bool rows_laid_out) {
     MEDUSA_REQUIRE(domain == Domain::All,
                    "EMV<ELIST>::Run over in-edges (InEdgeList): runs over every vertex (Domain::All) only");
-    MEDUSA_REQUIRE(partitions == 1, "gpuCount = " + std::to_string(partitions) +
-                                        ": an ELIST functor over in-edges (InEdgeList) needs every out-edge "
-                                        "of a vertex in one partition; run it with gpuCount = 1");
+    MEDUSA_REQUIRE(rows_laid_out, "EMV<ELIST>::Run over in-edges (InEdgeList) on several partitions: the program "
+                                  "was translated without ProgramUses::in_edges, so its partitions hold no "
+                                  "whole out-rows; translate it again with this Medusa's medusa-cc");
   }
   void hold(std::function<void()> pull) { pull_ = std::move(pull); }
   bool held() const { return static_cast<bool>(pull_); }

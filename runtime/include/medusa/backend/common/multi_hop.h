@@ -14,6 +14,7 @@ const char* multi_hop_obstacle() {
   return Program::uses.vertex_frontier ? "the program uses a vertex frontier (SetActive/Domain::Active)"
          : Program::uses.edge_frontier ? "the program uses an edge frontier"
          : writes_edge_field           ? "a functor writes an edge field"
+         : Program::uses.in_edges      ? "an ELIST functor runs over in-edges (InEdgeList)"
                                        : nullptr;
 }
 

@@ -96,6 +96,12 @@ void check_partitionable(std::uint32_t parts, const Config& conf, bool distribut
                      ": the program reads or sends by vertex id (vertex_at, sendMsgTo), and that vertex may "
                      "belong to another partition, which partitioned runs do not support yet; run it with "
                      "gpuCount = 1 in one process");
+  // A pulled in-edge pass walks each owned vertex's whole out-row, whose edges' fields live in
+  // their tails' partitions.
+  MEDUSA_REQUIRE(parts == 1 || !Program::uses.in_edges || Program::edge_fields.empty(),
+                 "gpuCount = " + std::to_string(conf.gpuCount) + (distributed ? " over MPI ranks" : "") +
+                     ": the program has an ELIST functor over in-edges (InEdgeList) and edge fields, "
+                     "which partitions keep only with each edge's tail; run it with gpuCount = 1 in one process");
 }
 
 // A partition's local edges hold part of each vertex's out-row: a program that reads neighbour sets

@@ -179,7 +179,7 @@ void unpack_partition(const std::vector<std::byte>& in, std::size_t& at, const P
 template <class Program, class GraphType>
 PartitionPlan send_partitions(transport::Transport& tr, const Topology& t, const PartitionAssignment& a,
                               std::uint32_t hops, VertexOrder order, const GraphType& graph,
-                              const std::vector<VertexId>& sorted_seeds) {
+                              const std::vector<VertexId>& sorted_seeds, bool owned_rows) {
   const transport::PartitionOwnership own = tr.ownership();
   PartitionPlan header;
   header.parts = a.parts;
@@ -201,7 +201,7 @@ PartitionPlan send_partitions(transport::Transport& tr, const Topology& t, const
     }
     tr.scatter_from_root(blocks, kPartitionStep);
     if (!own.owns(l.index)) l = sizes_and_routes(l, held_by[0]);
-  });
+  }, owned_rows);
 }
 
 // Another rank: the plan from rank 0, and the fields and seeds of its own partitions (in local

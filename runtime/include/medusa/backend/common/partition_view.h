@@ -19,6 +19,10 @@ struct PartitionView {
   const EdgeIndex* input_edge = nullptr;       // local CSR position -> the user's edge index
   VertexId owned_count = 0;                    // local vertices [0, owned_count) are owned
   VertexId combine_count = 0;                  // local vertices [0, combine_count) have in-edges here
+  // Every out-edge of each owned vertex (PartitionLayout::owned_row_offsets): the rows a pulled
+  // in-edge pass walks. Null: the topology's out-rows are whole (one partition).
+  const EdgeIndex* owned_row_offsets = nullptr;
+  const VertexId* owned_row_dst = nullptr;
   const NeighborRows* neighbor_rows = nullptr;  // partitioned neighbour sets; null: the topology's rows
   // The graph the engine gets holds this partition's records alone, vertices in local order and
   // edges in local CSR order (a rank's received partition: partition_transfer.h), not the user's
@@ -46,6 +50,10 @@ struct PartitionView {
     v.input_edge = l.input_edge.data();
     v.owned_count = l.owned_count();
     v.combine_count = l.hop_begin[l.hop_begin.size() - 2];  // every hop but the outermost
+    if (!l.owned_row_offsets.empty()) {
+      v.owned_row_offsets = l.owned_row_offsets.data();
+      v.owned_row_dst = l.owned_row_dst.data();
+    }
     if (!l.neighbor_rows.offsets.empty()) v.neighbor_rows = &l.neighbor_rows;
     return v;
   }

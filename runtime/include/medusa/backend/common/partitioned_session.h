@@ -299,11 +299,18 @@ class PartitionedSession : public SessionBase,
   // An ELIST functor over in-edges (in_edge_pull.h), held until the Combiner() that must follow it.
   template <class Element>
   void launch_elist_in_edges(Domain domain, const Element& element) {
-    PendingInEdges::check_launch(domain, engines_.size());
+    PendingInEdges::check_launch(domain, parts_ == 1 || Program::uses.in_edges);
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
-    in_edges_.hold([this, element, fill = last_fill_] {  // (one partition: check_launch refused more)
+    in_edges_.hold([this, element, fill = last_fill_] {
+      if (parts_ > 1) {  // each owned vertex's out-row reads its targets' fields, replicas included
+        if (fresh_hop_ == 0) {
+          refresh_fields();
+          for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
+        }
+        message_hop_ = 0;  // (one hop: the owned vertices have every message)
+      }
       visit_builtin_combiner<Message>(conf_.combinerOpType, [&](const auto& op) {
         for (auto& e : engines_) e->pull_in_edges(element, op, fill);
       });
@@ -550,9 +557,11 @@ class PartitionedSession : public SessionBase,
     hop_choice_ = c.reason;
     order_ = c.order;
     plan_ = ranks_.distributed()
-                ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds)
-                : build_partition_plan(t, a, hops_, order_.order, {},
-                                       [&](PartitionLayout& l) { add_rows_read<Program>(l, t); });
+                ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds,
+                                          Program::uses.in_edges)
+                : build_partition_plan(
+                      t, a, hops_, order_.order, {}, [&](PartitionLayout& l) { add_rows_read<Program>(l, t); },
+                      Program::uses.in_edges);
   }
 
   void use_hops(std::uint32_t hops) {

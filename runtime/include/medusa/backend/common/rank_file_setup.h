@@ -93,6 +93,10 @@ std::uint64_t rank_file_engines(transport::Transport& t, const Config& conf, con
   order.order = plan.owned_order;
   order.reason = "the partition files' order";
   const PartitionLayout& l = plan.partitions[rank];
+  MEDUSA_REQUIRE(!Program::uses.in_edges || !l.owned_row_offsets.empty(),
+                 "Config::partitionFiles (" + conf.partitionFiles + "): rank " + std::to_string(rank) + "'s file " +
+                     file.path + " holds no whole out-rows, which the program's ELIST functor over in-edges "
+                     "(InEdgeList) needs: make the files with medusa-part --rank-files ... --in-edges");
   MEDUSA_REQUIRE(graph.vertex_count() == plan.global_vertices && graph.edge_count() == l.topology.edge_count,
                  "Init_Device_DS: rank " + std::to_string(rank) + "'s graph has " +
                      std::to_string(graph.vertex_count()) + " vertices and " + std::to_string(graph.edge_count()) +

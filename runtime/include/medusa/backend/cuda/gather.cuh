@@ -120,7 +120,9 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
+  open_block_aggregates<Source, Then>();
   group_folds<G, Ahead>(src, o, list, n, max_slots, op, then, blockIdx.x, gridDim.x);
+  close_block_aggregates<Source, Then>();
 }
 
 // Heavy vertex h's total from its chunks' partial results, in chunk order, into o; then then(v).
@@ -229,7 +231,9 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
+  open_block_aggregates<Source>();
   chunk_folds<false, Ahead>(src, o, b, op, NoVertexStep{}, blockIdx.x, gridDim.x);
+  close_block_aggregates<Source>();
 }
 
 // Heavy vertices, second pass: a thread per vertex folds its chunks' partial results.
@@ -240,10 +244,12 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
+  open_block_aggregates<Then>();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t h = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; h < n;
        h += stride)
     finish_heavy<false>(o, b, h, op, then);
+  close_block_aggregates<Then>();
 }
 
 // gather_bins_kernel's blocks per SM: a whole SM's threads (2,048 on sm_80 and sm_90). The VERTEX
@@ -267,6 +273,7 @@ __global__ void __launch_bounds__(kBlock, kBinsBlocksPerSm)
   await_previous_kernel();
   medusa::detail::bind_step_state(o.step_state);  // (Continue(), Halt(), Superstep())
   if (o.stopped_batch()) return;
+  open_block_aggregates<Source, Then>();
   const unsigned block = blockIdx.x;
   if (block < chunk_blocks) {
     chunk_folds<true, Ahead>(src, o, b, op, then, block, chunk_blocks);
@@ -276,6 +283,7 @@ __global__ void __launch_bounds__(kBlock, kBinsBlocksPerSm)
     group_folds<Gs, 1>(src, o, nullptr, vertices, DegreeBins::kSmallSlots, op, then,
                        block - chunk_blocks - medium_blocks, gridDim.x - chunk_blocks - medium_blocks);
   }
+  close_block_aggregates<Source, Then>();
 }
 
 }  // namespace kernels

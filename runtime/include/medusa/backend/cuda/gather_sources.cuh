@@ -27,6 +27,7 @@ struct BufferSource {
 // active sources run (a pulled frontier); the others hold the fill value, as unpushed slots do.
 template <class Msg, class VA, class EA, class Work>
 struct FusedSource {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Work>;  // (block_aggregates.cuh)
   KernelCtx<Msg> ctx;
   VA va;
   EA ea;
@@ -116,6 +117,7 @@ __device__ __forceinline__ bool has_out_edges(const KernelCtx<Msg>& c, std::uint
 
 template <class Msg, class VA, class EA, class Element>
 struct VertexStep {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Element>;  // (block_aggregates.cuh)
   KernelCtx<Msg> c;
   VA va;
   EA ea;
@@ -126,6 +128,7 @@ struct VertexStep {
 // (source_prefetch.cuh): the pass that would compute it reads every vertex again.
 template <class Msg, class VA, class EA, class Element, class Work>
 struct VertexStepThenMessage {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Element, Work>;
   VertexStep<Msg, VA, EA, Element> step;
   Work work;
   Msg* next_sources;
@@ -167,6 +170,7 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
+  open_block_aggregates<Work>();
   unsigned long long lo = ~0ull, hi = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
@@ -186,6 +190,7 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
   }
+  close_block_aggregates<Work>();
   if (bit_range == nullptr) return;  // (the same for the whole grid)
   for (int d = 16; d > 0; d >>= 1) {
     const unsigned long long other_lo = __shfl_down_sync(0xffffffffu, lo, d);

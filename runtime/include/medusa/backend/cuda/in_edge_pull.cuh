@@ -4,6 +4,7 @@
 #pragma once
 
 #include <medusa/backend/common/in_edge_pull.h>
+#include <medusa/backend/cuda/block_aggregates.cuh>
 #include <medusa/backend/cuda/dependent_launch.cuh>
 #include <medusa/device_api.h>
 
@@ -22,6 +23,7 @@ __global__ void in_edge_pull_kernel(const __grid_constant__ KernelCtx<Msg> c, co
                                     const Msg fill, Msg* __restrict__ combined, std::uint8_t* __restrict__ received) {
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
+  open_block_aggregates<Work>();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t u = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; u < c.vertex_count;
        u += stride) {
@@ -29,6 +31,7 @@ __global__ void in_edge_pull_kernel(const __grid_constant__ KernelCtx<Msg> c, co
     combined[u] = common::pull_in_edges_of(c, va, ea, work, op, fill, static_cast<VertexId>(u), sent);
     if (received != nullptr) received[u] = sent ? 1 : 0;
   }
+  close_block_aggregates<Work>();
 }
 
 template <class Msg>
@@ -50,6 +53,7 @@ __global__ void in_edge_pull_warp_kernel(const __grid_constant__ KernelCtx<Msg> 
                                          std::uint8_t* __restrict__ received) {
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
+  open_block_aggregates<Work>();
   const unsigned int lane = threadIdx.x % 32u;
   const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / 32u;
   for (std::uint64_t u = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32u;
@@ -75,6 +79,7 @@ __global__ void in_edge_pull_warp_kernel(const __grid_constant__ KernelCtx<Msg> 
       if (received != nullptr) received[u] = any_sent ? 1 : 0;
     }
   }
+  close_block_aggregates<Work>();
 }
 
 }  // namespace kernels

@@ -3,6 +3,7 @@
 // one launch configuration covers any element count.
 #pragma once
 
+#include <medusa/backend/cuda/block_aggregates.cuh>
 #include <medusa/backend/cuda/dependent_launch.cuh>
 #include <medusa/device_api.h>
 #include <medusa/types.h>
@@ -43,6 +44,7 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
+  open_block_aggregates<Element>();
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -57,6 +59,7 @@ __global__ void __launch_bounds__(kBlock)
       if (flags[id] != 0) f(c, va, ea, id);
     }
   }
+  close_block_aggregates<Element>();
 }
 
 // Edge-parallel ELIST over every edge (exec::run_elist_edges, Domain::All): one thread per edge
@@ -69,12 +72,14 @@ __global__ void __launch_bounds__(kBlock)
                            std::uint64_t first_edge, std::uint64_t end_edge) {
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
+  open_block_aggregates<Element>();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t e = first_edge + static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        e < end_edge; e += stride) {
     const VertexId v = c.edge_src[e];
     f(c, va, ea, v, static_cast<std::uint32_t>(e - c.out_offsets[v]));
   }
+  close_block_aggregates<Element>();
 }
 
 // Edge-parallel ELIST over a compacted vertex queue (Domain::Active): `group` consecutive lanes
@@ -91,6 +96,7 @@ __global__ void __launch_bounds__(kBlock)
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (stopped_batch(c)) return;
+  open_block_aggregates<Element>();
   if (device_n != nullptr) n = *device_n;
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / group;
@@ -101,6 +107,7 @@ __global__ void __launch_bounds__(kBlock)
     const auto degree = static_cast<std::uint32_t>(c.out_offsets[v + 1] - c.out_offsets[v]);
     for (std::uint32_t i = lane; i < degree; i += group) f(c, va, ea, v, i);
   }
+  close_block_aggregates<Element>();
 }
 
 // flags[queue[q]] = 1 for q < n (the seeds of a frontier kept as flags too).

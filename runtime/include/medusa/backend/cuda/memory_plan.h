@@ -40,6 +40,7 @@ struct GraphShape {
                                       // (partitioned: and the replicas' flags as the exchange copies them)
   bool priority_slots = false;        // SetActive(priority): priorities given and waiting, the near-far piles
   std::uint64_t column_edge_bytes = 0;  // the column slots of Layout::ColumnMajor / Hybrid
+  std::uint64_t owned_row_bytes = 0;    // partitioned in-edge programs: the owned vertices' whole out-rows
 };
 
 // One device allocation, named as the reports show it.

@@ -147,6 +147,9 @@ class PartitionEngine : private gpu::EngineCore,
     shape.pull_fusion = pull_fusion_;
     shape.neighbor_rows = view.neighbor_rows != nullptr;
     if (shape.neighbor_rows) shape.neighbor_row_entries = view.neighbor_rows->ids.size();
+    if (view.owned_row_offsets != nullptr)
+      shape.owned_row_bytes = (std::uint64_t{owned_count_} + 1) * sizeof(EdgeIndex) +
+                              view.owned_row_offsets[owned_count_] * sizeof(VertexId);
     if (Program::uses.vertex_frontier) shape.queue_scan_bytes = gpu::QueueExpansion::device_bytes(V_);
     shape.frontier_flags = pull_fusion_ && Program::uses.vertex_frontier;
     // Batches push every frontier (so not with pulls forced) and have no edge frontier. Verbose

@@ -133,6 +133,7 @@ struct PushCombineElement {
 // the push there).
 template <class Msg, class Op, class Work>
 struct PushSourceElement {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Work>;  // (block_aggregates.cuh)
   Work work;
   PushTarget<Msg, Op> into;
   template <class VA, class EA>
@@ -148,6 +149,7 @@ struct PushSourceElement {
 // Slots of inactive sources are left for fill_unsent_slots_kernel.
 template <class Msg, class Op, class Work>
 struct PushFoldElement {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Work>;  // (block_aggregates.cuh)
   Work work;
   PushTarget<Msg, Op> into;
   Msg fill;
@@ -168,6 +170,7 @@ struct PushFoldElement {
 // the tail's combined value.
 template <class Msg, class Op, class Element>
 struct PushFoldEdgeElement {
+  using medusa_aggregates_added = medusa::detail::aggregates_added_by<Element>;  // (block_aggregates.cuh)
   Element element;
   PushTarget<Msg, Op> into;
   Msg fill;

@@ -69,6 +69,7 @@ __global__ void __launch_bounds__(kBlock)
   // s_start[t] = first edge of queued vertex first+t, for the vertices of this tile (+1 entry).
   __shared__ unsigned long long s_start[kTileVertices + 1];
   __shared__ std::uint64_t s_first, s_last;
+  open_block_aggregates<Element>();
   for (std::uint64_t tile = blockIdx.x; tile * kTileEdges < total; tile += gridDim.x) {
     const std::uint64_t begin = tile * kTileEdges;
     const std::uint64_t end = begin + kTileEdges < total ? begin + kTileEdges : total;
@@ -99,6 +100,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     __syncthreads();  // s_start, s_first and s_last are rewritten by the next tile
   }
+  close_block_aggregates<Element>();
 }
 
 }  // namespace kernels

@@ -14,6 +14,7 @@
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/stop_decision.h>
 #include <medusa/backend/cuda/batch_recording.h>
+#include <medusa/backend/cuda/block_aggregates.cuh>
 #include <medusa/backend/cuda/batch_policy.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
@@ -215,6 +216,7 @@ __global__ void __launch_bounds__(256)
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (Continue(), Halt(), Superstep())
   if (e.halted()) return;
+  open_block_aggregates<Element>();
   const unsigned long long received = *r.count, stale = r.stale != nullptr ? *r.stale_count : 0,
                            ending = e.ending_count();
   const unsigned long long most = received > stale ? received : stale;
@@ -230,6 +232,7 @@ __global__ void __launch_bounds__(256)
     }
     if (i < ending) e.clear(i);
   }
+  close_block_aggregates<Element>();
   e.end_by_last_block([&] {
     if (r.stale != nullptr) *r.stale_count = 0;  // (every block read it before it got here)
   });

@@ -332,6 +332,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
       in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
     }
     if (view.neighbor_rows != nullptr) neighbor_rows_ = *view.neighbor_rows;
+    if (view.owned_row_offsets != nullptr) {
+      owned_row_offsets_.assign(view.owned_row_offsets, view.owned_row_offsets + owned_count_ + 1);
+      owned_row_dst_.assign(view.owned_row_dst, view.owned_row_dst + owned_row_offsets_.back());
+    }
     choose_layout(t);
   }
 
@@ -357,9 +361,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
 
   std::size_t topology_bytes() const {
     return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size() +
-            in_edge_.size() + neighbor_rows_.offsets.size()) *
+            in_edge_.size() + owned_row_offsets_.size() + neighbor_rows_.offsets.size()) *
                sizeof(EdgeIndex) +
-           (out_dst_.size() + edge_src_.size() + in_src_.size() + neighbor_rows_.ids.size()) * sizeof(VertexId) +
+           (out_dst_.size() + edge_src_.size() + in_src_.size() + owned_row_dst_.size() + neighbor_rows_.ids.size()) *
+               sizeof(VertexId) +
            layout_.bytes();
   }
 
@@ -466,6 +471,8 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
   std::vector<VertexId> in_src_;    // pull fusion only: in-edge sources and CSR positions
   std::vector<EdgeIndex> in_edge_;
   std::vector<VertexId> global_id_;  // empty in a single-partition run
+  std::vector<EdgeIndex> owned_row_offsets_;  // partitioned in-edge programs: common::PartitionView
+  std::vector<VertexId> owned_row_dst_;
   std::vector<std::uint32_t> out_degree_, in_degree_;
   NeighborRows neighbor_rows_;  // partitioned neighbour sets (empty otherwise)
 

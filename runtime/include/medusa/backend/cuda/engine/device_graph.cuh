@@ -4,6 +4,7 @@
 
 #include <medusa/backend/common/edge_layout.h>
 #include <medusa/backend/common/field_staging.h>
+#include <medusa/backend/common/in_edge_pull.h>
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/engine/core.cuh>
@@ -47,6 +48,14 @@ class DeviceGraph {
   std::byte* vertex_field(std::size_t i) { return d_vertex_fields_[i].data(); }  // (replica exchange)
   const VertexArrays& vertex_arrays() const { return vertex_arrays_; }
   const EdgeArrays& edge_arrays() const { return edge_arrays_; }
+  // The context of a pulled in-edge pass (common::owned_rows_ctx): on several partitions it walks
+  // each owned vertex's whole out-row; its receivers and out-edges.
+  KernelCtx<typename Program::Message> in_edge_rows_ctx(const KernelCtx<typename Program::Message>& c) const {
+    const bool rows = d_owned_row_offsets_.size() > 0;
+    return common::owned_rows_ctx(c, self().owned_count_, rows ? d_owned_row_offsets_.data() : nullptr,
+                                  d_owned_row_dst_.data());
+  }
+  std::uint64_t in_edge_rows_edges() const { return owned_row_edges_; }
   // Local out-edges of heads [lo, hi), and the CSR position of head v's first out-edge.
   std::uint64_t out_edge_range(VertexId lo, VertexId hi) const { return first_out_edge(hi) - first_out_edge(lo); }
   EdgeIndex first_out_edge(VertexId v) const { return out_offsets_[v]; }
@@ -86,7 +95,17 @@ class DeviceGraph {
       d_neighbor_ids_.allocate(rows.ids.size());
       d_neighbor_ids_.upload(rows.ids.data(), rows.ids.size(), s);
     }
-    if (view.global_id != nullptr || view.neighbor_rows != nullptr) e.stream_.sync();  // the view's arrays may go away
+    owned_row_edges_ = E;
+    if (view.owned_row_offsets != nullptr) {  // (partitioned in-edge programs: common::PartitionView)
+      const std::uint64_t owned = e.owned_count_;
+      owned_row_edges_ = view.owned_row_offsets[owned];
+      d_owned_row_offsets_.allocate(owned + 1);
+      d_owned_row_offsets_.upload(view.owned_row_offsets, owned + 1, s);
+      d_owned_row_dst_.allocate(owned_row_edges_);
+      d_owned_row_dst_.upload(view.owned_row_dst, owned_row_edges_, s);
+    }
+    if (view.global_id != nullptr || view.neighbor_rows != nullptr || view.owned_row_offsets != nullptr)
+      e.stream_.sync();  // the view's arrays may go away
     out_offsets_ = t.out_offsets;
   }
 
@@ -210,6 +229,9 @@ class DeviceGraph {
   gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;  // partitioned (global); out: also pull fusion
   gpu::DeviceBuffer<EdgeIndex> d_neighbor_offsets_;  // partitioned neighbour sets (partition/plan.h
   gpu::DeviceBuffer<VertexId> d_neighbor_ids_;       // NeighborRows); empty otherwise
+  gpu::DeviceBuffer<EdgeIndex> d_owned_row_offsets_;  // partitioned in-edge programs: whole out-rows
+  gpu::DeviceBuffer<VertexId> d_owned_row_dst_;
+  std::uint64_t owned_row_edges_ = 0;                 // (their edges; else the local edges)
 
   gpu::DeviceBuffer<EdgeIndex> d_out_offsets_;
   gpu::DeviceBuffer<VertexId> d_out_dst_;

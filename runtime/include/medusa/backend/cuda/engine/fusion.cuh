@@ -48,16 +48,18 @@ class Fusion {
     e.receivers_valid_ = false;
     e.note_user_launch();
     std::uint8_t* received = Program::uses.received ? e.d_received_.data() : nullptr;
-    if (e.E_ >= gpu::kWarpPullDegree * e.V_)
+    const KernelCtx<Message> rows = e.in_edge_rows_ctx(e.ctx());  // (partitioned: the owned vertices' whole rows)
+    const std::uint64_t receivers = rows.vertex_count, edges = e.in_edge_rows_edges();
+    if (edges >= gpu::kWarpPullDegree * receivers)
       gpu::launch_kernel<gpu::kernels::in_edge_pull_warp_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
-          gpu::grid_for(std::uint64_t{e.V_} * 32, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), e.ctx(),
+          gpu::grid_for(receivers * 32, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), rows,
           e.vertex_arrays_, e.edge_arrays_, work, op, fill, e.d_combined_.data(), received);
     else
       gpu::launch_kernel<gpu::kernels::in_edge_pull_kernel<Message, VertexArrays, EdgeArrays, Work, Op>>(
-          gpu::grid_for(e.V_, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), e.ctx(), e.vertex_arrays_,
+          gpu::grid_for(receivers, e.max_blocks_), gpu::kernels::kBlock, e.stream_.get(), rows, e.vertex_arrays_,
           e.edge_arrays_, work, op, fill, e.d_combined_.data(), received);
     MEDUSA_CUDA_CHECK_LAUNCH("in_edge_pull_kernel");
-    e.edges_visited_ += e.E_;
+    e.edges_visited_ += edges;
   }
 
   // InitMessageBuffer(fill); the launch `work` stands for over all edges; Combiner(op), as one

@@ -149,8 +149,12 @@ class Fusion {
   void pull_in_edges(const Work& work, const Op& op, const Message& fill) {
     Engine& e = self();
     const medusa::detail::HostAggregateTarget adds_here(e.aggregate_cells_);
-    e.init_value_ = fill, e.edges_visited_ += e.edge_count_;
-    common::pull_in_edges_host(e.ctx_, e.fields_.vertex_arrays(), e.fields_.edge_arrays(), work, op, fill,
+    const bool partitioned = !e.owned_row_offsets_.empty();
+    const KernelCtx<Message> rows =
+        common::owned_rows_ctx(e.ctx_, e.owned_count_, partitioned ? e.owned_row_offsets_.data() : nullptr,
+                               e.owned_row_dst_.data());
+    e.init_value_ = fill, e.edges_visited_ += rows.out_offsets[rows.vertex_count];
+    common::pull_in_edges_host(rows, e.fields_.vertex_arrays(), e.fields_.edge_arrays(), work, op, fill,
                                e.combined_.data(), e.received_.allocated() ? e.received_.data() : nullptr);
   }
 
