@@ -74,9 +74,9 @@ build() {
   echo "built in $(elapsed)"
 }
 
-# The samples that run over ranks (hits, triangles and cc need one partition), with their inputs:
-# kron-20 (symmetric) unless the sample generates its own graph.
-samples=(pagerank sssp sssp_q bfs_n bfs_q cc_lp infoprop drilldown kcore matching layout)
+# The samples that run over ranks, with their inputs: kron-20 (symmetric) unless the sample
+# generates its own graph.
+samples=(pagerank sssp sssp_q bfs_n bfs_q cc cc_lp infoprop drilldown kcore hits triangles matching layout)
 [ -n "${SAMPLES:-}" ] && read -r -a samples <<< "$SAMPLES"
 input_of() {
   case $1 in

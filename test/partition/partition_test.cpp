@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -357,6 +358,68 @@ TEST_CASE("a layout goes through bytes whole, and a rank gets the sizes and rout
   bytes.resize(bytes.size() - 1);
   std::size_t at = 0;
   CHECK_THROWS_WITH(read_layout(bytes, at), Catch::Contains("partition layout: "));
+}
+
+// Neighbour sets on k partitions (plan.h NeighborRows): every local vertex, owned or replica, gets
+// its whole out-row of the graph in global IDs, sorted, though the partition's local edges hold
+// only the part that ends at its owned vertices; the rows go through bytes with the layout.
+TEST_CASE("neighbour rows hold every local vertex's whole sorted out-row in global IDs", "[partition]") {
+  // Directed, rows out of order: vertex v -> (7 v + 3 k) mod 50 for k = 0 .. v mod 6.
+  std::vector<VertexId> src, dst;
+  for (VertexId v = 0; v < 50; ++v)
+    for (VertexId k = 0; k <= v % 6; ++k) src.push_back(v), dst.push_back((7 * v + 50 - 3 * k) % 50);
+  const Topology t = Topology::build(50, src, dst);
+  const PartitionAssignment a = partition_vertices(t, 3, PartitionMethod::Contiguous);
+  for (std::uint32_t hops : {1u, 2u}) {
+    CAPTURE(hops);
+    PartitionPlan plan = build_partition_plan(t, a, hops, VertexOrder::Degree, {},
+                                              [&](PartitionLayout& l) { add_neighbor_rows(l, t); });
+    for (PartitionLayout& l : plan.partitions) {
+      CAPTURE(l.index);
+      REQUIRE(l.neighbor_rows.offsets.size() == l.vertex_count() + 1);
+      for (VertexId i = 0; i < l.vertex_count(); ++i) {
+        const VertexId g = l.global_id[i];
+        std::vector<VertexId> want;
+        for (std::size_t e = 0; e < src.size(); ++e)
+          if (src[e] == g) want.push_back(dst[e]);
+        std::sort(want.begin(), want.end());
+        const auto begin = l.neighbor_rows.ids.begin() + static_cast<std::ptrdiff_t>(l.neighbor_rows.offsets[i]);
+        const auto end = l.neighbor_rows.ids.begin() + static_cast<std::ptrdiff_t>(l.neighbor_rows.offsets[i + 1]);
+        CHECK(std::vector<VertexId>(begin, end) == want);
+      }
+      CHECK(l.neighbor_row_bytes == (l.vertex_count() + 1) * sizeof(EdgeIndex) +
+                                        l.neighbor_rows.ids.size() * sizeof(VertexId));
+      std::vector<std::byte> bytes;
+      write_layout(bytes, l);
+      std::size_t at = 0;
+      const PartitionLayout back = read_layout(bytes, at);
+      CHECK(back.neighbor_rows.offsets == l.neighbor_rows.offsets);
+      CHECK(back.neighbor_rows.ids == l.neighbor_rows.ids);
+      CHECK(sizes_and_routes(l, std::vector<bool>(3, false)).neighbor_row_bytes == l.neighbor_row_bytes);
+    }
+    CHECK(plan.neighbor_row_bytes() > 0);
+    CHECK_THAT(plan.describe(), Catch::Contains("neighbour rows"));
+  }
+  // Without them (programs that read no neighbour sets) the layout has none, and says nothing.
+  CHECK(build_partition_plan(t, a, 1).partitions[0].neighbor_rows.offsets.empty());
+  CHECK_THAT(build_partition_plan(t, a, 1).describe(), !Catch::Contains("neighbour rows"));
+  // With owned rows too (a program with in-edge functors and neighbour sets): both go through bytes.
+  PartitionPlan both = build_partition_plan(
+      t, a, 1, VertexOrder::Input, {}, [&](PartitionLayout& l) { add_neighbor_rows(l, t); }, true);
+  for (const PartitionLayout& l : both.partitions) {
+    CAPTURE(l.index);
+    REQUIRE(!l.owned_row_offsets.empty());
+    REQUIRE(l.neighbor_rows.offsets.size() == l.vertex_count() + 1);
+    std::vector<std::byte> bytes;
+    write_layout(bytes, l);
+    std::size_t at = 0;
+    const PartitionLayout back = read_layout(bytes, at);
+    CHECK(at == bytes.size());
+    CHECK(back.owned_row_offsets == l.owned_row_offsets);
+    CHECK(back.owned_row_dst == l.owned_row_dst);
+    CHECK(back.neighbor_rows.offsets == l.neighbor_rows.offsets);
+    CHECK(back.neighbor_rows.ids == l.neighbor_rows.ids);
+  }
 }
 
 // Programs with in-edge functors: each partition holds the whole out-row of every vertex it owns,

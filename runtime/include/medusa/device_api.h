@@ -58,6 +58,10 @@ struct KernelCtx {
   const VertexId* global_id = nullptr;          // local vertex -> global ID
   const std::uint32_t* out_degree = nullptr;    // global out-degree of each local vertex
   const std::uint32_t* in_degree = nullptr;     // global in-degree of each local vertex
+  // Neighbour sets (partition/plan.h NeighborRows): each local vertex's whole out-row in global IDs,
+  // sorted. Null in a single-partition run, whose CSR rows are sorted instead.
+  const EdgeIndex* neighbor_offsets = nullptr;  // local vertices + 1
+  const VertexId* neighbor_ids = nullptr;
   // Pull-fused Combiner: non-null in the copy of the context that runs one in-edge's work; sendMsg
   // writes here instead of the message buffer (m is 1 then).
   FoldSlot<Msg>* fold_slot = nullptr;
@@ -201,9 +205,14 @@ MEDUSA_HD inline VertexId global_vertex(const KernelCtx<Msg>& c, VertexId local)
   return c.global_id != nullptr ? c.global_id[local] : local;
 }
 
-// Local vertex v's out-neighbour row (sorted when the program uses neighbour sets).
+// Local vertex v's out-neighbour row (sorted when the program uses neighbour sets). A partition's
+// local edges hold part of it: there it is the whole row from neighbor_ids, in global IDs.
 template <class Msg>
 MEDUSA_HD inline NeighborSet neighbor_row(const KernelCtx<Msg>& c, VertexId v) {
+  if (c.neighbor_offsets != nullptr) {
+    const EdgeIndex whole = c.neighbor_offsets[v];
+    return NeighborSet(c.neighbor_ids + whole, static_cast<std::uint32_t>(c.neighbor_offsets[v + 1] - whole), nullptr);
+  }
   const EdgeIndex begin = c.out_offsets[v];
   return NeighborSet(c.out_dst + begin, static_cast<std::uint32_t>(c.out_offsets[v + 1] - begin), c.global_id);
 }

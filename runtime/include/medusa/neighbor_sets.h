@@ -5,7 +5,9 @@
 // A program that calls any of them is marked kUsesNeighborSets by medusa-cc; the runtime then keeps
 // every CSR row sorted by the IDs it numbers vertices with on the device (vertex_order.h), so two
 // rows intersect without sorting. operator[] hands out the user's vertex IDs; their order is the
-// device's, which is the user's order only in input vertex order.
+// device's, which is the user's order only in input vertex order. On k partitions (and MPI ranks)
+// a partition's edges hold part of each row, so each partition keeps every local vertex's whole row
+// besides, sorted by the user's IDs (partition/plan.h NeighborRows).
 //
 // Plain C++ and MEDUSA_HD: the same code runs on both backends and compiles for the user's IDE.
 #pragma once

@@ -94,6 +94,10 @@ MemoryPlan plan_memory(const GraphShape& g) {
     item("partition global out-degrees", vertex_ids);
     item("partition global in-degrees", vertex_ids);
   }
+  if (g.neighbor_rows) {
+    item("neighbour rows offsets (neighbour sets on partitions)", offsets);
+    item("neighbour rows (neighbour sets on partitions)", mul(g.neighbor_row_entries, sizeof(std::uint32_t)));
+  }
   item("owned vertices' whole out-rows (in-edge pull)", g.owned_row_bytes);
   if (g.pull_fusion) {
     item("pull fusion in-edge sources", mul(E, sizeof(std::uint32_t)));

@@ -47,6 +47,9 @@ void write_layout(std::vector<std::byte>& out, const PartitionLayout& l) {
     put(out, r.end);
     put_array(out, r.owner_local);
   }
+  put_array(out, l.neighbor_rows.offsets);
+  put_array(out, l.neighbor_rows.ids);
+  put(out, l.neighbor_row_bytes);
 }
 
 PartitionLayout read_layout(const std::vector<std::byte>& in, std::size_t& at) {
@@ -72,6 +75,9 @@ PartitionLayout read_layout(const std::vector<std::byte>& in, std::size_t& at) {
     r.end = get<VertexId>(in, at);
     r.owner_local = get_array<VertexId>(in, at);
   }
+  l.neighbor_rows.offsets = get_array<EdgeIndex>(in, at);
+  l.neighbor_rows.ids = get_array<VertexId>(in, at);
+  l.neighbor_row_bytes = get<std::uint64_t>(in, at);
   return l;
 }
 

@@ -1,6 +1,7 @@
 // build_partition_plan and the multi-hop cost model. Everything is a few linear scans over the
 // global edges per partition and hop, with O(V) maps per partition, so kron-24/25 plans build in
 // seconds on a 16-core host.
+#include <medusa/backend/common/format_bytes.h>
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
 #include <medusa/vertex_order.h>
@@ -294,6 +295,7 @@ PartitionLayout sizes_and_routes(const PartitionLayout& full, const std::vector<
   out.topology.edge_count = full.topology.edge_count;
   out.hop_begin = full.hop_begin;
   out.replicas = full.replicas;
+  out.neighbor_row_bytes = full.neighbor_row_bytes;
   for (ReplicaRoute& r : out.replicas)
     if (!held[r.owner]) r.owner_local = {};
   return out;
@@ -339,12 +341,18 @@ std::uint64_t PartitionLayout::resident_bytes() const {
   n += bytes_of(global_id) + bytes_of(hop_begin) + bytes_of(out_degree) + bytes_of(in_degree) + bytes_of(input_edge);
   n += bytes_of(owned_row_offsets) + bytes_of(owned_row_dst);
   for (const ReplicaRoute& r : replicas) n += sizeof r + bytes_of(r.owner_local);
-  return n;
+  return n + bytes_of(neighbor_rows.offsets) + bytes_of(neighbor_rows.ids);
 }
 
 std::uint64_t PartitionPlan::resident_bytes() const {
   std::uint64_t n = 0;
   for (const PartitionLayout& l : partitions) n += l.resident_bytes();
+  return n;
+}
+
+std::uint64_t PartitionPlan::neighbor_row_bytes() const {
+  std::uint64_t n = 0;
+  for (const PartitionLayout& l : partitions) n += l.neighbor_row_bytes;
   return n;
 }
 
@@ -358,7 +366,11 @@ std::string PartitionPlan::describe() const {
     os << "\n    partition " << l.index << ": " << l.owned_count() << " owned + "
        << (l.vertex_count() - l.owned_count()) << " replica vertices, " << l.topology.edge_count
        << " edges";
+    if (l.neighbor_row_bytes > 0) os << ", neighbour rows " << common::format_bytes(l.neighbor_row_bytes);
   }
+  if (neighbor_row_bytes() > 0)
+    os << "\n    neighbour rows (every local vertex's whole sorted out-row, for neighbour sets): "
+       << common::format_bytes(neighbor_row_bytes()) << " over all partitions";
   return os.str();
 }
 

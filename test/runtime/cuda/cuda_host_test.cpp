@@ -78,6 +78,19 @@ TEST_CASE("memory plan counts the priority slots and far piles of SetActive(prio
   CHECK(gpu::plan_memory(g).total() == without + 1000 * (2 * 8 + 3 * 4 + 1));
 }
 
+TEST_CASE("memory plan counts the neighbour rows of partitioned neighbour sets", "[cuda][runtime]") {
+  gpu::GraphShape g;
+  g.vertices = 1000;
+  g.edges = 16000;
+  g.message_bytes = 4;
+  g.partitioned = true;
+  const std::uint64_t without = gpu::plan_memory(g).total();
+  // Offsets (8 bytes per local vertex, and one) and the rows' 4-byte global IDs.
+  g.neighbor_rows = true;
+  g.neighbor_row_entries = 40000;
+  CHECK(gpu::plan_memory(g).total() == without + 1001 * 8 + 40000 * 4);
+}
+
 TEST_CASE("supersteps are batched after a streak of pushed frontiers, every one when forced",
           "[cuda][runtime]") {
   const std::uint64_t edges = 8000;  // frontiers of fewer than 1000 out-edges are pushed

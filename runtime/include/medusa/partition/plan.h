@@ -23,6 +23,15 @@
 
 namespace medusa {
 
+// Programs that read neighbour sets (neighbor_sets.h), on k partitions: the whole out-neighbour row
+// of every local vertex, sorted by global ID. A partition's local edges are the in-edges of its
+// owned vertices, so they hold only part of any vertex's row; these rows are what neighbors(),
+// tail_neighbors() and head_neighbors() read there, and two of them intersect in one ID space.
+struct NeighborRows {
+  std::vector<EdgeIndex> offsets;  // local vertices + 1; empty: the program reads no neighbour sets
+  std::vector<VertexId> ids;       // global IDs, ascending within each row (repeated edges repeat)
+};
+
 // Local vertices [begin, end) of one partition copy the owner partition's local vertices
 // owner_local[0 .. end - begin).
 struct ReplicaRoute {
@@ -49,6 +58,8 @@ struct PartitionLayout {
   // owned nor a head of a local edge are extra hop-1 replicas, refreshed as the others. Else empty.
   std::vector<EdgeIndex> owned_row_offsets;  // owned_count() + 1
   std::vector<VertexId> owned_row_dst;
+  NeighborRows neighbor_rows;             // (add_neighbor_rows)
+  std::uint64_t neighbor_row_bytes = 0;   // of neighbor_rows, kept where only sizes are (held = false)
 
   VertexId owned_count() const { return hop_begin[1]; }
   VertexId vertex_count() const { return topology.vertex_count; }
@@ -77,6 +88,8 @@ struct PartitionPlan {
   std::uint64_t replica_count() const;
   // Host bytes of the layouts held here (resident_bytes of each).
   std::uint64_t resident_bytes() const;
+  // Bytes of every partition's neighbour rows (0 unless the program reads neighbour sets).
+  std::uint64_t neighbor_row_bytes() const;
   std::string describe() const;
 };
 
@@ -107,6 +120,9 @@ PartitionLayout sizes_and_routes(const PartitionLayout& full, const std::vector<
 // read_layout starts at `at` and moves it past the layout). Throws medusa::Error on a short block.
 void write_layout(std::vector<std::byte>& out, const PartitionLayout& l);
 PartitionLayout read_layout(const std::vector<std::byte>& in, std::size_t& at);
+
+// Fills l.neighbor_rows from the whole graph `t` (l held): each local vertex's out-row, sorted.
+void add_neighbor_rows(PartitionLayout& l, const Topology& t);
 
 // The multi-hop cost model (paper appendix A.3): per round of h supersteps a partitioned run pays
 // one replica refresh and h supersteps over the local (replicated) graph. Estimates the time per

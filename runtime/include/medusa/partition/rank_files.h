@@ -22,7 +22,9 @@
 
 namespace medusa {
 
-inline constexpr std::uint32_t kRankFileVersion = 2;  // 2: layouts carry owned out-rows
+// 2: layouts carry owned out-rows; 3: and neighbour rows (empty in files: a program that reads
+// neighbour sets is refused partition files)
+inline constexpr std::uint32_t kRankFileVersion = 3;
 
 struct RankFileHeader {
   std::uint32_t version = kRankFileVersion;

@@ -90,16 +90,19 @@ inline std::vector<VertexId> local_seeds(const std::vector<VertexId>& sorted, co
 // What a program may not do on more than one partition (or over MPI ranks): refused with a reason.
 template <class Program>
 void check_partitionable(std::uint32_t parts, const Config& conf, bool distributed) {
-  MEDUSA_REQUIRE(parts == 1 || !Program::uses.neighbor_sets,
-                 "the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), which "
-                 "need every vertex's whole out-edge row in one partition: run it on one partition "
-                 "(Config::gpuCount = 1, no Config::distributed)");
   // A pulled in-edge pass walks each owned vertex's whole out-row, whose edges' fields live in
   // their tails' partitions.
   MEDUSA_REQUIRE(parts == 1 || !Program::uses.in_edges || Program::edge_fields.empty(),
                  "gpuCount = " + std::to_string(conf.gpuCount) + (distributed ? " over MPI ranks" : "") +
                      ": the program has an ELIST functor over in-edges (InEdgeList) and edge fields, "
                      "which partitions keep only with each edge's tail; run it with gpuCount = 1 in one process");
+}
+
+// A partition's local edges hold part of each vertex's out-row: a program that reads neighbour sets
+// gets every local vertex's whole row besides (plan.h NeighborRows), from the whole graph `t`.
+template <class Program>
+void add_rows_read(PartitionLayout& l, const Topology& t) {
+  if constexpr (Program::uses.neighbor_sets) add_neighbor_rows(l, t);
 }
 
 // The engine of a one-partition run: the user's IDs, or the vertices renumbered by degree

@@ -193,6 +193,7 @@ PartitionPlan send_partitions(transport::Transport& tr, const Topology& t, const
   std::vector<std::vector<bool>> held_by(tr.ranks(), std::vector<bool>(a.parts));
   for (std::uint32_t p = 0; p < a.parts; ++p) held_by[own.rank_of(p)][p] = true;
   return build_partition_plan(t, a, hops, order, {}, [&](PartitionLayout& l) {
+    add_rows_read<Program>(l, t);
     std::vector<std::vector<std::byte>> blocks(tr.ranks());
     for (std::uint32_t r = 1; r < tr.ranks(); ++r) {
       if (own.rank_of(l.index) == r) blocks[r] = pack_partition<Program>(l, graph, sorted_seeds);

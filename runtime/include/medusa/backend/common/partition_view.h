@@ -23,6 +23,7 @@ struct PartitionView {
   // in-edge pass walks. Null: the topology's out-rows are whole (one partition).
   const EdgeIndex* owned_row_offsets = nullptr;
   const VertexId* owned_row_dst = nullptr;
+  const NeighborRows* neighbor_rows = nullptr;  // partitioned neighbour sets; null: the topology's rows
   // The graph the engine gets holds this partition's records alone, vertices in local order and
   // edges in local CSR order (a rank's received partition: partition_transfer.h), not the user's
   // whole graph reached through global_id and input_edge.
@@ -53,6 +54,7 @@ struct PartitionView {
       v.owned_row_offsets = l.owned_row_offsets.data();
       v.owned_row_dst = l.owned_row_dst.data();
     }
+    if (!l.neighbor_rows.offsets.empty()) v.neighbor_rows = &l.neighbor_rows;
     return v;
   }
 };

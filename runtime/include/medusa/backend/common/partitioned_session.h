@@ -567,7 +567,9 @@ class PartitionedSession : public SessionBase,
     plan_ = ranks_.distributed()
                 ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds,
                                           Program::uses.in_edges)
-                : build_partition_plan(t, a, hops_, order_.order, {}, {}, Program::uses.in_edges);
+                : build_partition_plan(
+                      t, a, hops_, order_.order, {}, [&](PartitionLayout& l) { add_rows_read<Program>(l, t); },
+                      Program::uses.in_edges);
   }
 
   void use_hops(std::uint32_t hops) {

@@ -53,6 +53,11 @@ void check_rank_file_run(const Config& conf, std::uint32_t ranks) {
   MEDUSA_REQUIRE(WrittenFields<Program>().edge.empty(),
                  what + ": the program writes edge fields, and no rank holds the whole graph's edges to "
                         "receive them in Dump_Result; run it without partition files");
+  // (last: for such a program it always throws, and nvcc warns of unreachable checks after it)
+  MEDUSA_REQUIRE(!Program::uses.neighbor_sets,
+                 what + ": the program reads neighbour sets (neighbors(), tail_neighbors(), head_neighbors()), "
+                        "and the files hold no vertex's whole out-edge row; run it without partition files "
+                        "(rank 0 lays out the partitions)");
 }
 
 // Rank 0 compares every rank's file ids with its own: files of another graph or another

@@ -30,6 +30,8 @@ struct GraphShape {
   std::size_t temp_bytes = 0;  // CUB temporary storage (segmented reduce)
   bool partitioned = false;    // one partition of a multi-GPU run: global ID and degree maps
   bool pull_fusion = false;    // in-edge sources and positions for the pull-fused Combiner
+  bool neighbor_rows = false;  // partitioned neighbour sets: each local vertex's whole out-row
+  std::uint64_t neighbor_row_entries = 0;  // (their global IDs)
   std::uint64_t combiner_bin_bytes = 0;  // the Combiner's degree lists, heavy chunks and partials
   std::uint64_t queue_scan_bytes = 0; // degree scan of the vertex queue and its CUB storage
   bool frontier_flags = false;        // the vertex frontier as flags too, twice (pulls, pushes)

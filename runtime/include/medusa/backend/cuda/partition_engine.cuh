@@ -150,6 +150,8 @@ class PartitionEngine : private gpu::EngineCore,
     shape.temp_bytes = temp_bytes;
     shape.partitioned = view.global_id != nullptr;
     shape.pull_fusion = pull_fusion_;
+    shape.neighbor_rows = view.neighbor_rows != nullptr;
+    if (shape.neighbor_rows) shape.neighbor_row_entries = view.neighbor_rows->ids.size();
     if (view.owned_row_offsets != nullptr)
       shape.owned_row_bytes = (std::uint64_t{owned_count_} + 1) * sizeof(EdgeIndex) +
                               view.owned_row_offsets[owned_count_] * sizeof(VertexId);

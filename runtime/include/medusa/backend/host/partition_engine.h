@@ -336,6 +336,7 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
       out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
       in_degree_.assign(view.in_degree, view.in_degree + vertex_count_);
     }
+    if (view.neighbor_rows != nullptr) neighbor_rows_ = *view.neighbor_rows;
     if (view.owned_row_offsets != nullptr) {
       owned_row_offsets_.assign(view.owned_row_offsets, view.owned_row_offsets + owned_count_ + 1);
       owned_row_dst_.assign(view.owned_row_dst, view.owned_row_dst + owned_row_offsets_.back());
@@ -365,9 +366,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
 
   std::size_t topology_bytes() const {
     return (out_offsets_.size() + rid_.size() + in_offsets_.size() + input_edge_.size() +
-            in_edge_.size() + owned_row_offsets_.size()) *
+            in_edge_.size() + owned_row_offsets_.size() + neighbor_rows_.offsets.size()) *
                sizeof(EdgeIndex) +
-           (out_dst_.size() + edge_src_.size() + in_src_.size() + owned_row_dst_.size()) * sizeof(VertexId) +
+           (out_dst_.size() + edge_src_.size() + in_src_.size() + owned_row_dst_.size() + neighbor_rows_.ids.size()) *
+               sizeof(VertexId) +
            layout_.bytes();
   }
 
@@ -426,6 +428,10 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
       ctx_.out_degree = out_degree_.data();
       ctx_.in_degree = in_degree_.data();
     }
+    if (!neighbor_rows_.offsets.empty()) {
+      ctx_.neighbor_offsets = neighbor_rows_.offsets.data();
+      ctx_.neighbor_ids = neighbor_rows_.ids.data();
+    }
   }
 
   // Writes the slots InitMessageBuffer (defers_slot_fill) or a uniform pull pass left pending.
@@ -473,6 +479,7 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
   std::vector<EdgeIndex> owned_row_offsets_;  // partitioned in-edge programs: common::PartitionView
   std::vector<VertexId> owned_row_dst_;
   std::vector<std::uint32_t> out_degree_, in_degree_;
+  NeighborRows neighbor_rows_;  // partitioned neighbour sets (empty otherwise)
 
   FieldArrays<Program> fields_;
 

@@ -87,7 +87,13 @@ class DeviceGraph {
       d_in_degree_.allocate(V);
       d_in_degree_.upload(view.in_degree, V, s);
       global_id_.assign(view.global_id, view.global_id + V);
-      e.stream_.sync();  // the view's arrays may go away
+    }
+    if (view.neighbor_rows != nullptr) {  // partitioned neighbour sets: whole rows, global IDs
+      const NeighborRows& rows = *view.neighbor_rows;
+      d_neighbor_offsets_.allocate(rows.offsets.size());
+      d_neighbor_offsets_.upload(rows.offsets.data(), rows.offsets.size(), s);
+      d_neighbor_ids_.allocate(rows.ids.size());
+      d_neighbor_ids_.upload(rows.ids.data(), rows.ids.size(), s);
     }
     owned_row_edges_ = E;
     if (view.owned_row_offsets != nullptr) {  // (partitioned in-edge programs: common::PartitionView)
@@ -97,8 +103,9 @@ class DeviceGraph {
       d_owned_row_offsets_.upload(view.owned_row_offsets, owned + 1, s);
       d_owned_row_dst_.allocate(owned_row_edges_);
       d_owned_row_dst_.upload(view.owned_row_dst, owned_row_edges_, s);
-      e.stream_.sync();
     }
+    if (view.global_id != nullptr || view.neighbor_rows != nullptr || view.owned_row_offsets != nullptr)
+      e.stream_.sync();  // the view's arrays may go away
     out_offsets_ = t.out_offsets;
   }
 
@@ -166,6 +173,8 @@ class DeviceGraph {
     c.global_id = d_global_id_.data();
     c.out_degree = d_out_degree_.data();
     c.in_degree = d_in_degree_.data();
+    c.neighbor_offsets = d_neighbor_offsets_.data();
+    c.neighbor_ids = d_neighbor_ids_.data();
   }
 
   template <class Specs, class Index>
@@ -218,6 +227,8 @@ class DeviceGraph {
   std::vector<EdgeIndex> out_offsets_;  // host copy, for the edge ranges of launches
   gpu::DeviceBuffer<VertexId> d_global_id_;
   gpu::DeviceBuffer<std::uint32_t> d_out_degree_, d_in_degree_;  // partitioned (global); out: also pull fusion
+  gpu::DeviceBuffer<EdgeIndex> d_neighbor_offsets_;  // partitioned neighbour sets (partition/plan.h
+  gpu::DeviceBuffer<VertexId> d_neighbor_ids_;       // NeighborRows); empty otherwise
   gpu::DeviceBuffer<EdgeIndex> d_owned_row_offsets_;  // partitioned in-edge programs: whole out-rows
   gpu::DeviceBuffer<VertexId> d_owned_row_dst_;
   std::uint64_t owned_row_edges_ = 0;                 // (their edges; else the local edges)
