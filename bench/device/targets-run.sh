@@ -89,17 +89,7 @@ ncu)
     local name=$1; shift
     # shellcheck disable=SC2068
     timeout ${NCU_TIMEOUT:-150} ncu --metrics gpu__time_duration.sum --csv --print-units base $b/samples/$@ > $OUT/ncu-${name// /_}.csv 2> $OUT/ncu-${name// /_}.err
-    python3 - "$OUT/ncu-${name// /_}.csv" "$name" <<'PY'
-import csv, sys, collections
-rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
-total, count = collections.Counter(), collections.Counter()
-for r in csv.DictReader(rows):
-    if r.get("Metric Name") != "gpu__time_duration.sum": continue
-    k = r["Kernel Name"].split("(")[0].split("<")[0][-60:]
-    total[k] += float(r["Metric Value"].replace(",", "")) / 1e6; count[k] += 1
-print(f"{sys.argv[2]}: {sum(total.values()):.3f} ms in {sum(count.values())} launches")
-for k, ms in total.most_common(8): print(f"  {ms:8.3f} ms  {count[k]:6d}x  {k}")
-PY
+    python3 bench/device/ncu_kernels.py "$OUT/ncu-${name// /_}.csv" "$name" | head -9
   }
   for w in ${NCU_ONLY:-cc_road cc_k22 cc_grid hits_ego pagerank_ego bfs_k22 bfs_grid}; do
     case $w in
