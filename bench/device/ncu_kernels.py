@@ -2,9 +2,11 @@
 """Kernels of an ncu --csv run (metric gpu__time_duration.sum): summed by name, or with --order,
 each launch in issue order (to read one superstep's launches)."""
 import csv
+import signal
 import sys
 from collections import defaultdict
 
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # (read through head)
 path, order = sys.argv[1], "--order" in sys.argv[2:]
 label = next((a for a in sys.argv[2:] if a != "--order"), path)
 rows = []
