@@ -18,6 +18,7 @@
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/transport/byte_block.h>
 #include <medusa/transport/transport.h>
 #include <medusa/types.h>
 
@@ -26,7 +27,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <numeric>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -51,21 +51,8 @@ template <class Element>
 struct element_writes_by_id_fields<Element, std::void_t<decltype(Element::medusa_writes_by_id_fields)>>
     : std::bool_constant<Element::medusa_writes_by_id_fields> {};
 
-namespace by_id_bytes {
-template <class T>
-void put(std::vector<std::byte>& out, const T* values, std::size_t n) {
-  const std::size_t at = out.size();
-  out.resize(at + n * sizeof(T));
-  if (n != 0) std::memcpy(out.data() + at, values, n * sizeof(T));
-}
-template <class T>
-T take(const std::byte*& in) {
-  T v;
-  std::memcpy(&v, in, sizeof(T));
-  in += sizeof(T);
-  return v;
-}
-}  // namespace by_id_bytes
+// What a block of the exchange is, in the error its reader throws should it end early.
+inline constexpr const char* kByIdBlock = "reads and sends by vertex id: a block from another rank";
 
 template <class Program, class Engine>
 class ByIdExchange {
@@ -85,23 +72,18 @@ class ByIdExchange {
       std::vector<std::byte> mine;
       for (std::uint32_t i = 0; i < engines.size(); ++i) {
         const std::vector<VertexId> ids = engines[i]->owned_global_ids();
-        const std::uint64_t n = ids.size();
         owned_here_.push_back(ids.size());
-        by_id_bytes::put(mine, &partitions[i], 1);
-        by_id_bytes::put(mine, &n, 1);
-        by_id_bytes::put(mine, ids.data(), ids.size());
+        transport::put(mine, &partitions[i], 1);
+        transport::put_array(mine, ids);
       }
       owner_.assign(global_vertices, kNotHere);
       local_.assign(global_vertices, 0);
       for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
-          const auto p = by_id_bytes::take<std::uint32_t>(in);
-          const auto n = by_id_bytes::take<std::uint64_t>(in);
+        for (std::size_t at = 0; at < block.size();) {
+          const auto p = transport::get<std::uint32_t>(block, at, kByIdBlock);
           order_.push_back(p);
-          owned_.emplace_back(n);
-          if (n != 0) std::memcpy(owned_.back().data(), in, n * sizeof(VertexId));
-          in += n * sizeof(VertexId);
-          for (std::uint64_t l = 0; l < n; ++l) owner_[owned_.back()[l]] = p, local_[owned_.back()[l]] = static_cast<VertexId>(l);
+          const std::vector<VertexId>& ids = owned_.emplace_back(transport::get_array<VertexId>(block, at, kByIdBlock));
+          for (std::size_t l = 0; l < ids.size(); ++l) owner_[ids[l]] = p, local_[ids[l]] = static_cast<VertexId>(l);
         }
       }
       for (VertexId g = 0; g < global_vertices; ++g)
@@ -150,22 +132,18 @@ class ByIdExchange {
       std::vector<Message> values;
       for (auto& e : engines) {
         e->take_sends_by_id(ids, values);
-        const std::uint64_t n = ids.size();
-        by_id_bytes::put(mine, &n, 1);
-        by_id_bytes::put(mine, ids.data(), ids.size());
-        by_id_bytes::put(mine, values.data(), values.size());
+        transport::put_array(mine, ids);
+        transport::put_array(mine, values);
       }
       std::vector<std::vector<std::pair<VertexId, Message>>> incoming(engines.size());
       for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
-          const auto n = by_id_bytes::take<std::uint64_t>(in);
-          const std::byte* value = in + n * sizeof(VertexId);
-          for (std::uint64_t k = 0; k < n; ++k) {
-            const auto g = by_id_bytes::take<VertexId>(in);
-            const auto v = by_id_bytes::take<Message>(value);
-            if (const std::uint32_t i = engine_of_[owner_[g]]; i != kNotHere) incoming[i].push_back({local_[g], v});
-          }
-          in = value;
+        for (std::size_t at = 0; at < block.size();) {
+          const auto sent_to = transport::get_array<VertexId>(block, at, kByIdBlock);
+          const auto sent = transport::get_array<Message>(block, at, kByIdBlock);
+          MEDUSA_REQUIRE(sent.size() == sent_to.size(), std::string(kByIdBlock) + ": a value per vertex id expected");
+          for (std::size_t k = 0; k < sent.size(); ++k)
+            if (const std::uint32_t i = engine_of_[owner_[sent_to[k]]]; i != kNotHere)
+              incoming[i].push_back({local_[sent_to[k]], sent[k]});
         }
       }
       for (std::size_t i = 0; i < engines.size(); ++i) {
@@ -190,17 +168,17 @@ class ByIdExchange {
         if (mirror_[k].empty()) continue;
         values.resize(owned_here_[i] * Program::vertex_fields[k].size);
         engines[i]->read_owned_vertex_field(k, values.data());
-        by_id_bytes::put(mine, values.data(), values.size());
+        transport::put(mine, values.data(), values.size());
       }
     std::size_t next = 0;  // (order_: the partitions of every block, in turn)
     for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-      for (const std::byte* in = block.data(); in != block.data() + block.size(); ++next) {
+      for (std::size_t at = 0; at < block.size(); ++next) {
         const std::vector<VertexId>& ids = owned_[next];
         for (std::size_t k = 0; k < mirror_.size(); ++k) {
           const std::size_t size = Program::vertex_fields[k].size;
           if (mirror_[k].empty()) continue;
+          const std::byte* in = transport::take(block, at, ids.size() * size, kByIdBlock);
           for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror_[k][ids[l] * size], in + l * size, size);
-          in += ids.size() * size;
         }
       }
     }
