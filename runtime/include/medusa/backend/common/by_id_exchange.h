@@ -6,11 +6,12 @@
 // since the last refresh, the owners' values are all-gathered and every engine's mirror rewritten,
 // so a read sees the field as the launch began, as in one partition.
 // Sends: each engine folds its sends into an outbox by global ID with flags (KernelCtx::
-// sent_by_id_flags). Before the Combiner reads the sends, the flagged slots are all-gathered and
-// each owner folds those of its vertices into its slots, in the order of the partitions (rank by
-// rank), and marks them received. The built-in operators other than a floating-point sum or
-// product give the same values as one partition; those two may differ in the last bits, as they do
-// between two runs of one partition (its atomics fold in any order).
+// sent_by_id_flags). Before the Combiner reads the sends, each rank sends the flagged slots to the
+// ranks of their vertices' owners (Transport::all_to_all), and each owner folds those of its
+// vertices into its slots, in the order of the partitions (rank by rank), and marks them received.
+// The built-in operators other than a floating-point sum or product give the same values as one
+// partition; those two may differ in the last bits, as they do between two runs of one partition
+// (its atomics fold in any order).
 #pragma once
 
 #include <medusa/by_id.h>
@@ -123,27 +124,41 @@ class ByIdExchange {
     }
   }
 
-  // Before the Combiner reads the sends by id: delivers every outbox's flagged slots to their owners.
+  // Before the Combiner reads the sends by id: each outbox's flagged slots go to the rank that owns
+  // their vertex, which folds them in rank order, each rank's engines in turn.
   void deliver_sends(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, int op) {
     if constexpr (Program::uses.sends_by_id) {
       if (!on_) return;
-      std::vector<std::byte> mine;
+      const transport::PartitionOwnership own = t.ownership();
+      std::vector<std::vector<VertexId>> ids_to(own.ranks);
+      std::vector<std::vector<Message>> values_to(own.ranks);
       std::vector<VertexId> ids;
       std::vector<Message> values;
       for (auto& e : engines) {
         e->take_sends_by_id(ids, values);
-        transport::put_array(mine, ids);
-        transport::put_array(mine, values);
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+          const std::uint32_t r = own.rank_of(owner_[ids[k]]);
+          ids_to[r].push_back(ids[k]);
+          values_to[r].push_back(values[k]);
+        }
+      }
+      std::vector<std::vector<std::byte>> to_each(own.ranks);
+      for (std::uint32_t r = 0; r < own.ranks; ++r) {
+        transport::put_array(to_each[r], ids_to[r]);
+        transport::put_array(to_each[r], values_to[r]);
       }
       std::vector<std::vector<std::pair<VertexId, Message>>> incoming(engines.size());
-      for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-        for (std::size_t at = 0; at < block.size();) {
-          const auto sent_to = transport::get_array<VertexId>(block, at, kByIdBlock);
-          const auto sent = transport::get_array<Message>(block, at, kByIdBlock);
-          MEDUSA_REQUIRE(sent.size() == sent_to.size(), std::string(kByIdBlock) + ": a value per vertex id expected");
-          for (std::size_t k = 0; k < sent.size(); ++k)
-            if (const std::uint32_t i = engine_of_[owner_[sent_to[k]]]; i != kNotHere)
-              incoming[i].push_back({local_[sent_to[k]], sent[k]});
+      for (const std::vector<std::byte>& block : t.all_to_all(to_each)) {
+        std::size_t at = 0;
+        const auto sent_to = transport::get_array<VertexId>(block, at, kByIdBlock);
+        const auto sent = transport::get_array<Message>(block, at, kByIdBlock);
+        MEDUSA_REQUIRE(sent.size() == sent_to.size() && at == block.size(),
+                       std::string(kByIdBlock) + ": not one value per vertex id");
+        for (std::size_t k = 0; k < sent.size(); ++k) {
+          const std::uint32_t i = engine_of_[owner_[sent_to[k]]];
+          MEDUSA_REQUIRE(i != kNotHere, "internal: a send by id reached a rank that does not own vertex " +
+                                            std::to_string(sent_to[k]));
+          incoming[i].push_back({local_[sent_to[k]], sent[k]});
         }
       }
       for (std::size_t i = 0; i < engines.size(); ++i) {
