@@ -3,8 +3,9 @@
 //
 // Reads: every engine reads the fields read by id (FieldSpec kByIdRead) from a mirror over the whole
 // graph (KernelCtx::by_id_arrays). Before a launch that reads by id, when a launch wrote such a field
-// since the last refresh, the owners' values are all-gathered and every engine's mirror rewritten,
-// so a read sees the field as the launch began, as in one partition.
+// since the last refresh, the owners' values that changed since are all-gathered (all of them where
+// that is no more bytes) and every engine's mirror updated, so a read sees the field as the launch
+// began, as in one partition.
 // Sends: each engine folds its sends into an outbox by global ID with flags (KernelCtx::
 // sent_by_id_flags). Before the Combiner reads the sends, each rank sends the flagged slots to the
 // ranks of their vertices' owners (Transport::all_to_all), and each owner folds those of its
@@ -72,16 +73,16 @@ class ByIdExchange {
       // Every partition's owned global IDs, in the order every later all-gather delivers them.
       std::vector<std::byte> mine;
       for (std::uint32_t i = 0; i < engines.size(); ++i) {
-        const std::vector<VertexId> ids = engines[i]->owned_global_ids();
-        owned_here_.push_back(ids.size());
         transport::put(mine, &partitions[i], 1);
-        transport::put_array(mine, ids);
+        transport::put_array(mine, engines[i]->owned_global_ids());
       }
       owner_.assign(global_vertices, kNotHere);
       local_.assign(global_vertices, 0);
+      owned_at_.assign(engines.size(), 0);
       for (const std::vector<std::byte>& block : t.all_gather(mine)) {
         for (std::size_t at = 0; at < block.size();) {
           const auto p = transport::get<std::uint32_t>(block, at, kByIdBlock);
+          if (engine_of_[p] != kNotHere) owned_at_[engine_of_[p]] = order_.size();
           order_.push_back(p);
           const std::vector<VertexId>& ids = owned_.emplace_back(transport::get_array<VertexId>(block, at, kByIdBlock));
           for (std::size_t l = 0; l < ids.size(); ++l) owner_[ids[l]] = p, local_[ids[l]] = static_cast<VertexId>(l);
@@ -176,37 +177,66 @@ class ByIdExchange {
   }
 
  private:
+  // Each owner sends what changed of its values since the last refresh: every rank's mirror holds
+  // them (each applies every block), so the owner diffs against its own.
   void refresh(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
     std::vector<std::byte> mine, values;
-    for (std::size_t i = 0; i < engines.size(); ++i)
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+      const std::vector<VertexId>& ids = owned_[owned_at_[i]];
       for (std::size_t k = 0; k < mirror_.size(); ++k) {
         if (mirror_[k].empty()) continue;
-        values.resize(owned_here_[i] * Program::vertex_fields[k].size);
+        values.resize(ids.size() * Program::vertex_fields[k].size);
         engines[i]->read_owned_vertex_field(k, values.data());
-        transport::put(mine, values.data(), values.size());
-      }
-    std::size_t next = 0;  // (order_: the partitions of every block, in turn)
-    for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-      for (std::size_t at = 0; at < block.size(); ++next) {
-        const std::vector<VertexId>& ids = owned_[next];
-        for (std::size_t k = 0; k < mirror_.size(); ++k) {
-          const std::size_t size = Program::vertex_fields[k].size;
-          if (mirror_[k].empty()) continue;
-          const std::byte* in = transport::take(block, at, ids.size() * size, kByIdBlock);
-          for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror_[k][ids[l] * size], in + l * size, size);
-        }
+        put_changes(mine, ids, mirror_[k], values, Program::vertex_fields[k].size);
       }
     }
+    std::size_t next = 0;  // (order_: the partitions of every block, in turn)
+    for (const std::vector<std::byte>& block : t.all_gather(mine))
+      for (std::size_t at = 0; at < block.size(); ++next)
+        for (std::size_t k = 0; k < mirror_.size(); ++k)
+          if (!mirror_[k].empty()) apply_changes(block, at, owned_[next], mirror_[k], Program::vertex_fields[k].size);
     std::vector<void*> fields;
     for (auto& m : mirror_) fields.push_back(m.empty() ? nullptr : m.data());
     for (auto& e : engines) e->use_by_id_mirror(fields.data());
+  }
+
+  // One owner's values of one field (`size` bytes each, of the vertices `ids`): all of them when
+  // listing the changed ones would take as many bytes, else the changed ones by local ID.
+  static void put_changes(std::vector<std::byte>& out, const std::vector<VertexId>& ids,
+                          const std::vector<std::byte>& mirror, const std::vector<std::byte>& values,
+                          std::size_t size) {
+    std::vector<VertexId> changed;
+    for (VertexId l = 0; l < ids.size(); ++l)
+      if (std::memcmp(&values[l * size], &mirror[ids[l] * size], size) != 0) changed.push_back(l);
+    const std::uint8_t all = changed.size() * (sizeof(VertexId) + size) >= values.size();
+    transport::put(out, &all, 1);
+    if (all) {
+      transport::put(out, values.data(), values.size());
+    } else {
+      transport::put_array(out, changed);
+      for (VertexId l : changed) transport::put(out, &values[l * size], size);
+    }
+  }
+  static void apply_changes(const std::vector<std::byte>& block, std::size_t& at, const std::vector<VertexId>& ids,
+                            std::vector<std::byte>& mirror, std::size_t size) {
+    if (transport::get<std::uint8_t>(block, at, kByIdBlock) != 0) {
+      const std::byte* in = transport::take(block, at, ids.size() * size, kByIdBlock);
+      for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror[ids[l] * size], in + l * size, size);
+      return;
+    }
+    const auto changed = transport::get_array<VertexId>(block, at, kByIdBlock);
+    const std::byte* in = transport::take(block, at, changed.size() * size, kByIdBlock);
+    for (std::size_t j = 0; j < changed.size(); ++j) {
+      MEDUSA_REQUIRE(changed[j] < ids.size(), std::string(kByIdBlock) + ": a local ID past its partition");
+      std::memcpy(&mirror[ids[changed[j]] * size], in + j * size, size);
+    }
   }
 
   bool on_ = false;
   CombinerOp op_ = MEDUSA_SUM;
   bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
   std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere
-  std::vector<std::size_t> owned_here_;         // owned vertices of this rank's engines
+  std::vector<std::size_t> owned_at_;           // this rank's engine -> its partition's index in order_
   std::vector<std::uint32_t> order_;            // the partitions of an all-gather, in order
   std::vector<std::vector<VertexId>> owned_;    // their owned global IDs (local ID = index)
   std::vector<std::uint32_t> owner_;            // global ID -> owning partition
