@@ -259,6 +259,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
+    check_partitioned_adds<ELIST, Element>(parts_, ElistForm::PerEdge);
     by_id_.template before_launch<ELIST, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     const auto push = [this, domain, element] {
@@ -277,6 +278,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_in_edges(Domain domain, const Element& element) {
     PendingInEdges::check_launch(domain, parts_ == 1 || Program::uses.in_edges);
+    check_partitioned_adds<ELIST, Element>(parts_, ElistForm::InEdges);
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
