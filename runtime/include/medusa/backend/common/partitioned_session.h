@@ -15,8 +15,7 @@
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
 // partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
 // engines_[i] is partition ownership.partition(i). Rank 0 lays out every partition from its graph
-// and sends the other ranks theirs (partition_transfer.h), or each rank reads its own partition
-// file (Config::partitionFiles: rank_file_setup.h).
+// and sends the other ranks theirs, or each rank reads its own partition file (session_engines.h).
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>
