@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,9 @@ TEST_CASE("the in-process transport reduces over one rank and has no peer", "[ru
   CHECK(votes[1] == 1);
   CHECK(counts[0] == 5);
   CHECK(medusa::transport::gather_doubles(t, {1.5, 2.5}) == std::vector<double>{1.5, 2.5});
+  const std::vector<std::vector<std::byte>> to_self{{std::byte{7}, std::byte{9}}};
+  CHECK(t.all_to_all(to_self) == to_self);
+  CHECK_THROWS_AS(t.all_to_all({{}, {}}), medusa::Error);  // (a block for a second rank)
   int x = 0;
   CHECK_THROWS_AS(t.post_send(0, 1, &x, sizeof x), medusa::Error);
   t.fail_job("nothing to end");  // returns: the caller rethrows

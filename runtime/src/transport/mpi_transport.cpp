@@ -193,6 +193,32 @@ void MpiTransport::post_chunks(bool send, std::uint32_t peer, std::byte* data, s
   }
 }
 
+// The lengths first (MPI_Ialltoall), then each block to its rank: a receiver sizes its buffer
+// before the bytes come. (The rooted messages' tag: every rank calls collectives in one order.)
+std::vector<std::vector<std::byte>> MpiTransport::all_to_all(const std::vector<std::vector<std::byte>>& to_each) {
+  const std::string what = "an all-to-all between the ranks";
+  MEDUSA_REQUIRE(to_each.size() == ranks_, what + ": " + std::to_string(to_each.size()) + " blocks for " +
+                                               std::to_string(ranks_) + " ranks");
+  std::vector<std::uint64_t> lengths(ranks_), incoming(ranks_);
+  for (std::uint32_t r = 0; r < ranks_; ++r) lengths[r] = to_each[r].size();
+  std::vector<MPI_Request> requests(1);
+  check(MPI_Ialltoall(lengths.data(), 1, MPI_UINT64_T, incoming.data(), 1, MPI_UINT64_T, comm_, &requests[0]),
+        "MPI_Ialltoall");
+  wait(requests, what);
+  std::vector<std::vector<std::byte>> from_each(ranks_);
+  from_each[rank_] = to_each[rank_];
+  requests.clear();
+  std::vector<std::uint32_t> peers;
+  for (std::uint32_t r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    from_each[r].resize(incoming[r]);
+    post_chunks(false, r, from_each[r].data(), from_each[r].size(), requests, peers);
+    post_chunks(true, r, const_cast<std::byte*>(to_each[r].data()), to_each[r].size(), requests, peers);
+  }
+  wait(requests, what, peers);
+  return from_each;
+}
+
 // Each block's length first, then its bytes: a receiver sizes its buffer before the bytes come.
 std::vector<std::byte> MpiTransport::scatter_from_root(const std::vector<std::vector<std::byte>>& blocks,
                                                        const std::string& what) {

@@ -1,5 +1,6 @@
-// Transport between MPI ranks, staged through host memory: replica bytes with nonblocking
-// point-to-point messages, votes and counts with MPI_Iallreduce, results with MPI_Allgatherv. A
+// Transport between MPI ranks, staged through host memory: replica bytes and the blocks of an
+// all-to-all with nonblocking point-to-point messages, votes and counts with MPI_Iallreduce,
+// results with MPI_Allgatherv. A
 // superstep's waits end the job after MEDUSA_COLLECTIVE_TIMEOUT seconds when it is set.
 #pragma once
 
@@ -29,6 +30,7 @@ class MpiTransport final : public Transport {
   void sum(std::uint64_t* values, std::size_t n) override;
   void broadcast(void* data, std::size_t bytes) override;
   std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) override;
+  std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to_each) override;
   std::vector<std::byte> scatter_from_root(const std::vector<std::vector<std::byte>>& blocks,
                                            const std::string& what) override;
   std::vector<std::vector<std::byte>> gather_to_root(const std::vector<std::byte>& mine,

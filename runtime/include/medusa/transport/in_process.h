@@ -5,6 +5,9 @@
 #include <medusa/error.h>
 #include <medusa/transport/transport.h>
 
+#include <string>
+#include <vector>
+
 namespace medusa::transport {
 
 class InProcessTransport final : public Transport {
@@ -21,6 +24,11 @@ class InProcessTransport final : public Transport {
   void sum(std::uint64_t*, std::size_t) override {}
   void broadcast(void*, std::size_t) override {}
   std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) override { return {mine}; }
+  std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to_each) override {
+    MEDUSA_REQUIRE(to_each.size() == 1, "in-process transport: an all-to-all of " + std::to_string(to_each.size()) +
+                                            " blocks over one rank");
+    return to_each;
+  }
   std::vector<std::byte> scatter_from_root(const std::vector<std::vector<std::byte>>& blocks,
                                            const std::string&) override {
     return blocks.empty() ? std::vector<std::byte>{} : blocks.front();

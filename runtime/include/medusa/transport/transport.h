@@ -1,10 +1,10 @@
 // Everything that crosses partitions, whatever carries it (docs/multi-gpu.md): the bytes of a
-// replica refresh (fields and SetActive flags), the end-of-superstep votes (OR) and frontier
-// counts (sum), the results Dump_Result gathers, the per-rank timings, and ending the job when one
-// rank fails. InProcessTransport (in_process.h) is one process running every partition; the MPI
-// transport (mpi_job.h) runs each partition on the rank that owns it. The replica exchanges of
-// the backends move bytes between partitions of one process themselves and hand the transport
-// only the routes whose other end is on another rank.
+// replica refresh (fields and SetActive flags), the sends by vertex id to their targets' owners,
+// the end-of-superstep votes (OR) and frontier counts (sum), the results Dump_Result gathers, the
+// per-rank timings, and ending the job when one rank fails. InProcessTransport (in_process.h) is
+// one process running every partition; the MPI transport (mpi_job.h) runs each partition on the
+// rank that owns it. The replica exchanges of the backends move bytes between partitions of one
+// process themselves and hand the transport only the routes whose other end is on another rank.
 #pragma once
 
 #include <medusa/transport/ownership.h>
@@ -43,6 +43,9 @@ class Transport {
   virtual void broadcast(void* data, std::size_t bytes) = 0;
   // Every rank's block, in rank order (blocks may differ in size).
   virtual std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) = 0;
+  // Each rank passes a block for every rank (its own included, in rank order) and gets the blocks
+  // the ranks passed for it, in rank order (blocks may differ in size).
+  virtual std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to_each) = 0;
 
   // ---- Rooted, for the set-up and the results: rank 0 and each other rank. `what` names the step
   // in a timeout's message, which names the ranks that did not answer.

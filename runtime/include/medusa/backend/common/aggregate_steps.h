@@ -81,16 +81,26 @@ const char* with_aggregates(const char* multi_hop_obstacle) {
   return "the program uses global aggregates (each vertex adds from its owner only)";
 }
 
-// A partitioned run gives each vertex's copies and slots to several partitions: contributions
-// from thread-per-vertex ELIST loops and from MESSAGE functors would count more than once.
+// How an ELIST launch runs its functor (session_exec.h, in_edge_pull.h).
+enum class ElistForm {
+  PerVertex,  // one thread runs a head's whole loop: in every partition that holds some of its out-edges
+  PerEdge,    // edge-parallel: each edge in the one partition that holds it (no adds outside the loop)
+  InEdges,    // each owned vertex's whole row, at its owner only
+};
+
+// A partitioned run gives each vertex's copies and slots to several partitions: adds from a
+// thread-per-vertex ELIST functor and from MESSAGE functors would count more than once. Every
+// launch path asks; the other ELIST forms add once per edge or per owned vertex.
 template <ApiKind K, class Element>
-void check_partitioned_adds(std::size_t partitions) {
+void check_partitioned_adds(std::size_t partitions, ElistForm form = ElistForm::PerVertex) {
   if constexpr (adds_to_aggregates<Element>::value && (K == ELIST || K == MESSAGE)) {
+    if (K == ELIST && form != ElistForm::PerVertex) return;
     MEDUSA_REQUIRE(partitions == 1,
                    std::string("a partitioned run (gpuCount > 1, or MPI ranks): an ") +
                        (K == ELIST ? "ELIST functor whose edge loop runs one thread per vertex" : "MESSAGE functor") +
                        " adds to a global aggregate, which partitioned runs would count once per partition; "
-                       "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), or run one partition");
+                       "add from a VERTEX, MLIST or EDGE functor (or an edge-parallel ELIST loop body), "
+                       "or run one partition");
   }
 }
 

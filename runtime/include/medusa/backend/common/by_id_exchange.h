@@ -3,14 +3,16 @@
 //
 // Reads: every engine reads the fields read by id (FieldSpec kByIdRead) from a mirror over the whole
 // graph (KernelCtx::by_id_arrays). Before a launch that reads by id, when a launch wrote such a field
-// since the last refresh, the owners' values are all-gathered and every engine's mirror rewritten,
-// so a read sees the field as the launch began, as in one partition.
+// since the last refresh, the owners' values that changed since are all-gathered (all of them where
+// that is no more bytes) and every engine's mirror updated, so a read sees the field as the launch
+// began, as in one partition.
 // Sends: each engine folds its sends into an outbox by global ID with flags (KernelCtx::
-// sent_by_id_flags). Before the Combiner reads the sends, the flagged slots are all-gathered and
-// each owner folds those of its vertices into its slots, in the order of the partitions (rank by
-// rank), and marks them received. The built-in operators other than a floating-point sum or
-// product give the same values as one partition; those two may differ in the last bits, as they do
-// between two runs of one partition (its atomics fold in any order).
+// sent_by_id_flags). Before the Combiner reads the sends, each rank sends the flagged slots to the
+// ranks of their vertices' owners (Transport::all_to_all), and each owner folds those of its
+// vertices into its slots, in the order of the partitions (rank by rank), and marks them received.
+// The built-in operators other than a floating-point sum or product give the same values as one
+// partition; those two may differ in the last bits, as they do between two runs of one partition
+// (its atomics fold in any order).
 #pragma once
 
 #include <medusa/by_id.h>
@@ -18,6 +20,7 @@
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
+#include <medusa/transport/byte_block.h>
 #include <medusa/transport/transport.h>
 #include <medusa/types.h>
 
@@ -26,7 +29,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <numeric>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -51,21 +53,8 @@ template <class Element>
 struct element_writes_by_id_fields<Element, std::void_t<decltype(Element::medusa_writes_by_id_fields)>>
     : std::bool_constant<Element::medusa_writes_by_id_fields> {};
 
-namespace by_id_bytes {
-template <class T>
-void put(std::vector<std::byte>& out, const T* values, std::size_t n) {
-  const std::size_t at = out.size();
-  out.resize(at + n * sizeof(T));
-  if (n != 0) std::memcpy(out.data() + at, values, n * sizeof(T));
-}
-template <class T>
-T take(const std::byte*& in) {
-  T v;
-  std::memcpy(&v, in, sizeof(T));
-  in += sizeof(T);
-  return v;
-}
-}  // namespace by_id_bytes
+// What a block of the exchange is, in the error its reader throws should it end early.
+inline constexpr const char* kByIdBlock = "reads and sends by vertex id: a block from another rank";
 
 template <class Program, class Engine>
 class ByIdExchange {
@@ -84,24 +73,19 @@ class ByIdExchange {
       // Every partition's owned global IDs, in the order every later all-gather delivers them.
       std::vector<std::byte> mine;
       for (std::uint32_t i = 0; i < engines.size(); ++i) {
-        const std::vector<VertexId> ids = engines[i]->owned_global_ids();
-        const std::uint64_t n = ids.size();
-        owned_here_.push_back(ids.size());
-        by_id_bytes::put(mine, &partitions[i], 1);
-        by_id_bytes::put(mine, &n, 1);
-        by_id_bytes::put(mine, ids.data(), ids.size());
+        transport::put(mine, &partitions[i], 1);
+        transport::put_array(mine, engines[i]->owned_global_ids());
       }
       owner_.assign(global_vertices, kNotHere);
       local_.assign(global_vertices, 0);
+      owned_at_.assign(engines.size(), 0);
       for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
-          const auto p = by_id_bytes::take<std::uint32_t>(in);
-          const auto n = by_id_bytes::take<std::uint64_t>(in);
+        for (std::size_t at = 0; at < block.size();) {
+          const auto p = transport::get<std::uint32_t>(block, at, kByIdBlock);
+          if (engine_of_[p] != kNotHere) owned_at_[engine_of_[p]] = order_.size();
           order_.push_back(p);
-          owned_.emplace_back(n);
-          if (n != 0) std::memcpy(owned_.back().data(), in, n * sizeof(VertexId));
-          in += n * sizeof(VertexId);
-          for (std::uint64_t l = 0; l < n; ++l) owner_[owned_.back()[l]] = p, local_[owned_.back()[l]] = static_cast<VertexId>(l);
+          const std::vector<VertexId>& ids = owned_.emplace_back(transport::get_array<VertexId>(block, at, kByIdBlock));
+          for (std::size_t l = 0; l < ids.size(); ++l) owner_[ids[l]] = p, local_[ids[l]] = static_cast<VertexId>(l);
         }
       }
       for (VertexId g = 0; g < global_vertices; ++g)
@@ -141,31 +125,41 @@ class ByIdExchange {
     }
   }
 
-  // Before the Combiner reads the sends by id: delivers every outbox's flagged slots to their owners.
+  // Before the Combiner reads the sends by id: each outbox's flagged slots go to the rank that owns
+  // their vertex, which folds them in rank order, each rank's engines in turn.
   void deliver_sends(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, int op) {
     if constexpr (Program::uses.sends_by_id) {
       if (!on_) return;
-      std::vector<std::byte> mine;
+      const transport::PartitionOwnership own = t.ownership();
+      std::vector<std::vector<VertexId>> ids_to(own.ranks);
+      std::vector<std::vector<Message>> values_to(own.ranks);
       std::vector<VertexId> ids;
       std::vector<Message> values;
       for (auto& e : engines) {
         e->take_sends_by_id(ids, values);
-        const std::uint64_t n = ids.size();
-        by_id_bytes::put(mine, &n, 1);
-        by_id_bytes::put(mine, ids.data(), ids.size());
-        by_id_bytes::put(mine, values.data(), values.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+          const std::uint32_t r = own.rank_of(owner_[ids[k]]);
+          ids_to[r].push_back(ids[k]);
+          values_to[r].push_back(values[k]);
+        }
+      }
+      std::vector<std::vector<std::byte>> to_each(own.ranks);
+      for (std::uint32_t r = 0; r < own.ranks; ++r) {
+        transport::put_array(to_each[r], ids_to[r]);
+        transport::put_array(to_each[r], values_to[r]);
       }
       std::vector<std::vector<std::pair<VertexId, Message>>> incoming(engines.size());
-      for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-        for (const std::byte* in = block.data(); in != block.data() + block.size();) {
-          const auto n = by_id_bytes::take<std::uint64_t>(in);
-          const std::byte* value = in + n * sizeof(VertexId);
-          for (std::uint64_t k = 0; k < n; ++k) {
-            const auto g = by_id_bytes::take<VertexId>(in);
-            const auto v = by_id_bytes::take<Message>(value);
-            if (const std::uint32_t i = engine_of_[owner_[g]]; i != kNotHere) incoming[i].push_back({local_[g], v});
-          }
-          in = value;
+      for (const std::vector<std::byte>& block : t.all_to_all(to_each)) {
+        std::size_t at = 0;
+        const auto sent_to = transport::get_array<VertexId>(block, at, kByIdBlock);
+        const auto sent = transport::get_array<Message>(block, at, kByIdBlock);
+        MEDUSA_REQUIRE(sent.size() == sent_to.size() && at == block.size(),
+                       std::string(kByIdBlock) + ": not one value per vertex id");
+        for (std::size_t k = 0; k < sent.size(); ++k) {
+          const std::uint32_t i = engine_of_[owner_[sent_to[k]]];
+          MEDUSA_REQUIRE(i != kNotHere, "internal: a send by id reached a rank that does not own vertex " +
+                                            std::to_string(sent_to[k]));
+          incoming[i].push_back({local_[sent_to[k]], sent[k]});
         }
       }
       for (std::size_t i = 0; i < engines.size(); ++i) {
@@ -183,37 +177,66 @@ class ByIdExchange {
   }
 
  private:
+  // Each owner sends what changed of its values since the last refresh: every rank's mirror holds
+  // them (each applies every block), so the owner diffs against its own.
   void refresh(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
     std::vector<std::byte> mine, values;
-    for (std::size_t i = 0; i < engines.size(); ++i)
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+      const std::vector<VertexId>& ids = owned_[owned_at_[i]];
       for (std::size_t k = 0; k < mirror_.size(); ++k) {
         if (mirror_[k].empty()) continue;
-        values.resize(owned_here_[i] * Program::vertex_fields[k].size);
+        values.resize(ids.size() * Program::vertex_fields[k].size);
         engines[i]->read_owned_vertex_field(k, values.data());
-        by_id_bytes::put(mine, values.data(), values.size());
-      }
-    std::size_t next = 0;  // (order_: the partitions of every block, in turn)
-    for (const std::vector<std::byte>& block : t.all_gather(mine)) {
-      for (const std::byte* in = block.data(); in != block.data() + block.size(); ++next) {
-        const std::vector<VertexId>& ids = owned_[next];
-        for (std::size_t k = 0; k < mirror_.size(); ++k) {
-          const std::size_t size = Program::vertex_fields[k].size;
-          if (mirror_[k].empty()) continue;
-          for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror_[k][ids[l] * size], in + l * size, size);
-          in += ids.size() * size;
-        }
+        put_changes(mine, ids, mirror_[k], values, Program::vertex_fields[k].size);
       }
     }
+    std::size_t next = 0;  // (order_: the partitions of every block, in turn)
+    for (const std::vector<std::byte>& block : t.all_gather(mine))
+      for (std::size_t at = 0; at < block.size(); ++next)
+        for (std::size_t k = 0; k < mirror_.size(); ++k)
+          if (!mirror_[k].empty()) apply_changes(block, at, owned_[next], mirror_[k], Program::vertex_fields[k].size);
     std::vector<void*> fields;
     for (auto& m : mirror_) fields.push_back(m.empty() ? nullptr : m.data());
     for (auto& e : engines) e->use_by_id_mirror(fields.data());
+  }
+
+  // One owner's values of one field (`size` bytes each, of the vertices `ids`): all of them when
+  // listing the changed ones would take as many bytes, else the changed ones by local ID.
+  static void put_changes(std::vector<std::byte>& out, const std::vector<VertexId>& ids,
+                          const std::vector<std::byte>& mirror, const std::vector<std::byte>& values,
+                          std::size_t size) {
+    std::vector<VertexId> changed;
+    for (VertexId l = 0; l < ids.size(); ++l)
+      if (std::memcmp(&values[l * size], &mirror[ids[l] * size], size) != 0) changed.push_back(l);
+    const std::uint8_t all = changed.size() * (sizeof(VertexId) + size) >= values.size();
+    transport::put(out, &all, 1);
+    if (all) {
+      transport::put(out, values.data(), values.size());
+    } else {
+      transport::put_array(out, changed);
+      for (VertexId l : changed) transport::put(out, &values[l * size], size);
+    }
+  }
+  static void apply_changes(const std::vector<std::byte>& block, std::size_t& at, const std::vector<VertexId>& ids,
+                            std::vector<std::byte>& mirror, std::size_t size) {
+    if (transport::get<std::uint8_t>(block, at, kByIdBlock) != 0) {
+      const std::byte* in = transport::take(block, at, ids.size() * size, kByIdBlock);
+      for (std::size_t l = 0; l < ids.size(); ++l) std::memcpy(&mirror[ids[l] * size], in + l * size, size);
+      return;
+    }
+    const auto changed = transport::get_array<VertexId>(block, at, kByIdBlock);
+    const std::byte* in = transport::take(block, at, changed.size() * size, kByIdBlock);
+    for (std::size_t j = 0; j < changed.size(); ++j) {
+      MEDUSA_REQUIRE(changed[j] < ids.size(), std::string(kByIdBlock) + ": a local ID past its partition");
+      std::memcpy(&mirror[ids[changed[j]] * size], in + j * size, size);
+    }
   }
 
   bool on_ = false;
   CombinerOp op_ = MEDUSA_SUM;
   bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
   std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere
-  std::vector<std::size_t> owned_here_;         // owned vertices of this rank's engines
+  std::vector<std::size_t> owned_at_;           // this rank's engine -> its partition's index in order_
   std::vector<std::uint32_t> order_;            // the partitions of an all-gather, in order
   std::vector<std::vector<VertexId>> owned_;    // their owned global IDs (local ID = index)
   std::vector<std::uint32_t> owner_;            // global ID -> owning partition

@@ -15,8 +15,7 @@
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
 // partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
 // engines_[i] is partition ownership.partition(i). Rank 0 lays out every partition from its graph
-// and sends the other ranks theirs (partition_transfer.h), or each rank reads its own partition
-// file (Config::partitionFiles: rank_file_setup.h).
+// and sends the other ranks theirs, or each rank reads its own partition file (session_engines.h).
 #pragma once
 
 #include <medusa/backend/common/aggregate_steps.h>
@@ -36,9 +35,9 @@
 #include <medusa/backend/common/plan_cursor.h>
 #include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
-#include <medusa/backend/common/rank_file_setup.h>
 #include <medusa/backend/common/rank_group.h>
 #include <medusa/backend/common/replicated_state.h>
+#include <medusa/backend/common/session_engines.h>
 #include <medusa/backend/common/step_state_guard.h>
 #include <medusa/backend/common/step_counts.h>
 #include <medusa/backend/common/stop_decision.h>
@@ -46,7 +45,6 @@
 #include <medusa/device_api.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
-#include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
 #include <medusa/plan.h>
 #include <medusa/program.h>
@@ -101,45 +99,15 @@ class PartitionedSession : public SessionBase,
     const std::uint32_t parts = parts_ = ranks_.partition_count(conf);
     check_partitionable<Program>(parts, conf, ranks_.distributed());
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
-    GraphShape shape{GraphHolders::EveryRank, graph.vertex_count(), graph.edge_count()};
-    if (ranks_.distributed() && conf.partitionFiles.empty())
-      shape = graph_holders(ranks_.transport(), graph.vertex_count(), graph.edge_count());
-    holders_ = shape.holders;
-    vertex_count_ = shape.vertices;
-    edge_count_ = shape.edges;
-    std::uint64_t graph_bytes = graph.vertices().size() * sizeof(Vertex) + graph.edges().size() * sizeof(Edge);
-    std::uint64_t whole_graph_bytes = 0;  // (0: rank 0's graph is the whole graph)
-    if (!conf.partitionFiles.empty()) {  // (each rank reads its own partition: rank_file_setup.h)
-      graph_bytes += rank_file_engines<Program>(ranks_.transport(), conf_, graph, plan_, engines_, order_);
-      holders_ = GraphHolders::NoRank;
-      vertex_count_ = plan_.global_vertices;
-      edge_count_ = plan_.global_edges;
-      whole_graph_bytes = one_process_graph_bytes<GraphType>(plan_);
-      use_hops(plan_.hops);
-    } else if (ranks_.distributed() && !ranks_.reports()) {  // (rank 0 lays out the partitions and sends them)
-      graph_bytes += receive_engines<Program>(ranks_.transport(), conf_, plan_, engines_);
-      use_hops(plan_.hops);
-    } else {
-      const Topology& t = graph.topology();
-      check_seeds(graph.initially_active(), vertex_count_);
-      graph_bytes += resident_bytes(t);
-      if (parts == 1) {
-        engines_.push_back(whole_graph_engine<Program, Engine>(graph, t, conf_, order_));
-      } else {
-        std::vector<VertexId> seeds(graph.initially_active());
-        std::sort(seeds.begin(), seeds.end());
-        build_plan(t, parts, graph, seeds);
-        for (std::uint32_t i = 0; i < ranks_.ownership().owned_count(parts); ++i) {  // (i = p in one process)
-          const PartitionLayout& l = layout(i);  // (slot l.index: partition p on GPU p / partitionsPerGpu)
-          engines_.push_back(std::make_unique<Engine>(PartitionView::of(l), graph, local_seeds(seeds, l), conf_,
-                                                      l.index));
-        }
-      }
-    }
+    const EngineSetup s =
+        set_up_engines<Program, Engine, Exchange>(graph, conf_, ranks_, parts, plan_, engines_, order_);
+    shape_ = s.shape;
+    hop_choice_ = s.hop_choice;
+    if (s.hops != 0) use_hops(s.hops);
     if (parts > 1) {
       exchange_ = std::make_unique<Exchange>(plan_, engines_, ReplicatedState<Program>::of_program(),
                                              ranks_.transport(), conf_.tuning.sparseRefresh);
-      holdings_ = ranks_.share_holdings(plan_, graph_bytes, whole_graph_bytes);
+      holdings_ = ranks_.share_holdings(plan_, s.graph_bytes, s.whole_graph_bytes);
       by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport(),
                     conf_.combinerOpType);
     }
@@ -175,22 +143,23 @@ class PartitionedSession : public SessionBase,
   // so does every rank when every rank holds the graph (else the others' graphs stay as they are).
   void Dump_Result(GraphType& graph) {
     ranks_.ending_job_on_failure([&] {
-      const bool whole = holders_ != GraphHolders::NoRank && (ranks_.reports() || holders_ == GraphHolders::EveryRank);
-      MEDUSA_REQUIRE(holders_ != GraphHolders::NoRank || !ranks_.reports() || graph.vertex_count() == vertex_count_,
+      const GraphHolders holders = shape_.holders;
+      const bool whole = holders != GraphHolders::NoRank && (ranks_.reports() || holders == GraphHolders::EveryRank);
+      MEDUSA_REQUIRE(holders != GraphHolders::NoRank || !ranks_.reports() || graph.vertex_count() == shape_.vertices,
                      "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
-                         " vertices, but the partition files are of a graph of " + std::to_string(vertex_count_));
-      MEDUSA_REQUIRE(!whole || (graph.vertex_count() == vertex_count_ && graph.edge_count() == edge_count_),
+                         " vertices, but the partition files are of a graph of " + std::to_string(shape_.vertices));
+      MEDUSA_REQUIRE(!whole || (graph.vertex_count() == shape_.vertices && graph.edge_count() == shape_.edges),
                      "Dump_Result: the graph has " + std::to_string(graph.vertex_count()) +
                          " vertices and " + std::to_string(graph.edge_count()) +
                          " edges, but the device data was built for " +
-                         std::to_string(vertex_count_) + " and " + std::to_string(edge_count_));
+                         std::to_string(shape_.vertices) + " and " + std::to_string(shape_.edges));
       if (!ranks_.distributed()) {
         for (auto& e : engines_) e->download(graph);
         return;
       }
-      if (ranks_.reports() && holders_ != GraphHolders::NoRank)
+      if (ranks_.reports() && holders != GraphHolders::NoRank)
         for (auto& e : engines_) e->download(graph);
-      collect_results<Program>(ranks_.transport(), plan_, engines_, graph, holders_);
+      collect_results<Program>(ranks_.transport(), plan_, engines_, graph, holders);
     });
   }
 
@@ -289,6 +258,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_edges(Domain domain, const Element& element) {
     check_domain(ELIST, domain, Program::uses);
+    check_partitioned_adds<ELIST, Element>(parts_, ElistForm::PerEdge);
     by_id_.template before_launch<ELIST, Element>(engines_, ranks_.transport(), [this] { flush_deferred(); });
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     const auto push = [this, domain, element] {
@@ -307,6 +277,7 @@ class PartitionedSession : public SessionBase,
   template <class Element>
   void launch_elist_in_edges(Domain domain, const Element& element) {
     PendingInEdges::check_launch(domain, parts_ == 1 || Program::uses.in_edges);
+    check_partitioned_adds<ELIST, Element>(parts_, ElistForm::InEdges);
     plan_cursor_.call(PlanCall::run(ELIST, domain));
     if (fill_awaits_launch() && Program::uses.combiner_consumes_slots) fill_deferred_ = false;  // (no slot read)
     flush_deferred();
@@ -356,7 +327,7 @@ class PartitionedSession : public SessionBase,
   template <ApiKind K, class Launch>
   void dispatch(Domain, const Launch& launch) {
     if (parts_ == 1) {
-      launch(*engines_.front(), LaunchRange::whole(static_cast<VertexId>(vertex_count_)));
+      launch(*engines_.front(), LaunchRange::whole(static_cast<VertexId>(shape_.vertices)));
       return;
     }
     const auto each = [&](const auto& range_of) {
@@ -511,17 +482,7 @@ class PartitionedSession : public SessionBase,
     }
     stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ranks_.combine_stats(stats_);
-    if (verbose()) {
-      std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n",
-                   stats_.supersteps, stats_.seconds, stats_.stop_reason.c_str(),
-                   static_cast<unsigned long long>(stats_.edges_visited));
-      if (stats_.fused_passes != 0) std::fprintf(stderr, "medusa: %u fused passes\n", stats_.fused_passes);
-      if (const std::string p = plan_cursor_.describe(stats_); !p.empty()) std::fprintf(stderr, "%s\n", p.c_str());
-      if (exchange_)
-        std::fprintf(stderr, "medusa: replica exchange: %u refreshes, %.3f MB (%.3f MB of it by sparse copies), %.3f ms copying\n",
-                     stats_.exchange_refreshes, static_cast<double>(stats_.exchange_bytes) / 1e6,
-                     static_cast<double>(stats_.exchange_sparse_bytes) / 1e6, stats_.exchange_seconds * 1e3);
-    }
+    if (verbose()) print_run(stats_, plan_cursor_.describe(stats_), exchange_ != nullptr);
     return stats_;
   }
 
@@ -555,23 +516,6 @@ class PartitionedSession : public SessionBase,
     return true;
   }
 
-  // The plan over the graph `t`; distributed, rank 0 sends each partition to its rank as it is
-  // laid out (partition_transfer.h).
-  void build_plan(const Topology& t, std::uint32_t parts, const GraphType& graph,
-                  const std::vector<VertexId>& sorted_seeds) {
-    const PartitionAssignment a = assign_partitions(t, parts, conf_);
-    const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf_);
-    use_hops(c.hops);
-    hop_choice_ = c.reason;
-    order_ = c.order;
-    plan_ = ranks_.distributed()
-                ? send_partitions<Program>(ranks_.transport(), t, a, hops_, order_.order, graph, sorted_seeds,
-                                          Program::uses.in_edges)
-                : build_partition_plan(
-                      t, a, hops_, order_.order, {}, [&](PartitionLayout& l) { add_rows_read<Program>(l, t); },
-                      Program::uses.in_edges);
-  }
-
   void use_hops(std::uint32_t hops) {
     hops_ = hops;
     conf_.replicationHops = hops_;  // (the engines' choice of fused forms depends on it)
@@ -582,10 +526,9 @@ class PartitionedSession : public SessionBase,
   Config conf_;
   RankGroup ranks_;           // this process, or the MPI job's ranks
   std::uint32_t parts_ = 1;   // partitions over every rank
-  std::uint64_t vertex_count_ = 0, edge_count_ = 0;
   PartitionPlan plan_;  // every partition's sizes and routes, the local graphs of this rank's only
   RankGroup::Holdings holdings_;
-  GraphHolders holders_ = GraphHolders::EveryRank;  // who holds the user's graph
+  GraphShape shape_;  // who holds the user's graph; the whole graph's counts
   VertexOrderChoice order_;  // of the whole graph, or of each partition's owned vertices
   std::string hop_choice_;
   std::vector<std::unique_ptr<Engine>> engines_;

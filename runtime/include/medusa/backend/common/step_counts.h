@@ -1,16 +1,18 @@
 // What every engine reports at the end of a superstep, their sum over partitions, and the
-// superstep's line in a verbose run.
+// superstep's line and the run's summary in a verbose run.
 #pragma once
 
 #include <medusa/backend/common/partition_votes.h>
 #include <medusa/backend/common/priorities.h>
 #include <medusa/backend/common/pull_fusion.h>
+#include <medusa/config.h>
 #include <medusa/types.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace medusa::common {
 
@@ -51,6 +53,20 @@ inline void print_superstep(std::uint32_t step, const StepCounts& total, bool pa
                    ? describe_bucket(total.bucket, total.bucket_width, total.bucketed_vertices - total.active_vertices)
                          .c_str()
                    : "");
+}
+
+// Config::verbose: the run's summary; `plan` describes the registered plan's calls (empty: none),
+// `exchanged`: a partitioned run, whose replica refreshes are counted.
+inline void print_run(const RunStats& s, const std::string& plan, bool exchanged) {
+  std::fprintf(stderr, "medusa: %u supersteps in %.6f s (%s), %llu edges visited\n", s.supersteps, s.seconds,
+               s.stop_reason.c_str(), static_cast<unsigned long long>(s.edges_visited));
+  if (s.fused_passes != 0) std::fprintf(stderr, "medusa: %u fused passes\n", s.fused_passes);
+  if (!plan.empty()) std::fprintf(stderr, "%s\n", plan.c_str());
+  if (exchanged)
+    std::fprintf(stderr,
+                 "medusa: replica exchange: %u refreshes, %.3f MB (%.3f MB of it by sparse copies), %.3f ms copying\n",
+                 s.exchange_refreshes, static_cast<double>(s.exchange_bytes) / 1e6,
+                 static_cast<double>(s.exchange_sparse_bytes) / 1e6, s.exchange_seconds * 1e3);
 }
 
 }  // namespace medusa::common

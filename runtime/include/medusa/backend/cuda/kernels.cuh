@@ -173,8 +173,8 @@ __global__ void __launch_bounds__(kBlock)
 // or zeroing current[i]),
 // and counts the selected elements (and, for vertices, the sum of their out-degrees, so RunStats
 // knows the edges an ELIST launch over the frontier visits). Each thread reads 16 flags in one
-// load, and a block takes one atomic per tile of kCompactTile flags: atomics per 256 flags still
-// queued every block of a 4M-vertex scan on one counter (about 50 us a pass on an H100, kron-22).
+// load, and a block takes one atomic per tile of kCompactTile flags: with one atomic per 256 flags
+// the blocks of a scan over millions of vertices still queued on the one counter, serializing the pass.
 // The queue is ascending within each tile, not globally sorted; the paper's queue has no order.
 inline constexpr std::uint64_t kCompactPerThread = 16;
 // What the compaction writes to `current`: the flags it clears, or zeros (a priority bucket step

@@ -316,10 +316,7 @@ class ReplicaExchange {
     // Inside a recorded batch (batch_recording.h) no copy is timed: a captured event cannot be
     // queried. Nor can a capture wait on an event recorded outside it, or the reverse: the last
     // refresh's copies are then done already, since a recording starts and ends at a read-back.
-    const unsigned long long capture = [&] {
-      DeviceScope on(engines_[0]->device_ordinal());
-      return capture_id(engines_[0]->stream());
-    }();
+    const unsigned long long capture = engines_capture();
     const bool wait_sent = sent_once_ && sent_capture_ == capture;
     if (capture == 0) collect_timing(/*wait=*/false);
     // Copies land in replica ranges that earlier work of the target may still read, and the
@@ -505,6 +502,20 @@ class ReplicaExchange {
     if (!usable) return nullptr;
     DeviceScope on(rank_gpu());
     return NcclLink::connect(transport_);
+  }
+  // The capture the engines' compute streams take part in (0: none). A batch recording forks every
+  // partition's stream into its capture (batch_recording.h), so they agree; the event waits of a
+  // refresh are only valid if they do.
+  unsigned long long engines_capture() const {
+    unsigned long long capture = 0;
+    for (std::size_t p = 0; p < engines_.size(); ++p) {
+      DeviceScope on(engines_[p]->device_ordinal());
+      const unsigned long long id = capture_id(engines_[p]->stream());
+      MEDUSA_REQUIRE(p == 0 || id == capture,
+                     "internal: a replica refresh starts while only some partitions' streams are recording a batch");
+      capture = id;
+    }
+    return capture;
   }
   // The GPU of a rank that NCCL connects: its one engine's (a communicator has one GPU per rank).
   int rank_gpu() const {
