@@ -10,7 +10,8 @@
 // hop <= min(fresh_hop_, message_hop_) and the vertices beyond fall out of date. When an edge-side
 // launch finds fresh_hop_ == 0 the Exchange refreshes every replica (fresh_hop_ = h), overlapped with
 // the launch's owned heads, which read no replica. With h = 1 that is once per superstep; with h
-// hops once per h supersteps, the paper's multi-hop replication.
+// hops once per h supersteps, the paper's multi-hop replication. A program with a vertex frontier
+// refreshes its replicas' flags at each superstep's end: stale fields go along then (one refresh).
 //
 // Distributed (Config::distributed, `mpirun -np N`): each rank runs the engines of its own
 // partitions over a plan that lays out those alone (rank_group.h, PartitionLayout::held);
@@ -490,13 +491,25 @@ class PartitionedSession : public SessionBase,
   // (PartitionBatches: a recorded batch replays only when it repeats): the replica freshness.
   std::uint64_t replay_state() const { return (std::uint64_t{fresh_hop_} << 32) | message_hop_; }
   // The owners' SetActive flags of this superstep, copied to their replicas before the frontiers
-  // are promoted (in a batch too: the copies are steps of the batched superstep).
+  // are promoted (in a batch too: the copies are steps of the batched superstep). Replicated fields
+  // that a vertex-side launch left stale go with them, in the same packs and copies, instead of in a
+  // refresh of their own at the next edge-side launch: nothing runs between the two. (At the last
+  // superstep that refresh is one that nothing reads.)
   void refresh_frontier_flags() {
     if (!exchange_ || !Program::uses.vertex_frontier) return;
-    stats_.exchange_bytes += exchange_->refresh_flags();
+    if (fresh_hop_ < hops_ && refreshes_fields_with_flags()) {
+      stats_.exchange_bytes += exchange_->refresh_fields_and_flags();
+      fresh_hop_ = hops_;
+    } else {
+      stats_.exchange_bytes += exchange_->refresh_flags();
+    }
     stats_.exchange_refreshes += 1;
     for (std::uint32_t p = 0; p < engines_.size(); ++p) exchange_->wait(p);
   }
+
+  // Whether the superstep's end refreshes stale fields with the flags: one hop (a vertex frontier
+  // keeps programs to one anyway: multi_hop.h), and no reads by id (their mirrors refresh apart).
+  bool refreshes_fields_with_flags() const { return hops_ == 1 && !Program::uses.reads_by_id; }
 
   // After a batch's read-back (the engine's superstep_batch.cuh) issued with superstep `step`: the
   // supersteps it completed, and whether the run stops.

@@ -1,10 +1,10 @@
 // Replica refresh between the GPUs of one run (docs/multi-gpu.md). For each route (owner partition
-// -> replica range of another partition) the owner packs the replicated fields of those vertices
-// with one gather kernel per field on its compute stream, then its copy stream moves the packed
-// bytes straight into the replica range with cudaMemcpyPeerAsync (NVLink or PCIe; a plain device
-// copy when both partitions share a GPU). The copy stream runs beside the compute stream, so the
-// partition's owned heads are processed while the bytes are in flight; wait(p) makes partition p's
-// later work see them.
+// -> replica range of another partition) the owner packs the replicated fields (and flags) of those
+// vertices with one kernel on its compute stream (route_copy.cuh), then its copy stream moves the
+// packed bytes straight into the replica range with cudaMemcpyPeerAsync (NVLink or PCIe). The copy
+// stream runs beside the compute stream, so the partition's owned heads are processed while the
+// bytes are in flight; wait(p) makes partition p's later work see them. When both partitions share
+// a GPU (and its stream) that kernel writes the replica range itself: no pack, no copy.
 //
 // In a distributed run (Config::distributed) each rank holds the engines of its own partitions
 // (transport/ownership.h). A route between two of them is the same peer copy; a route to another
@@ -29,6 +29,7 @@
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/kernels.cuh>
 #include <medusa/backend/cuda/nccl_link.h>
+#include <medusa/backend/cuda/route_copy.cuh>
 #include <medusa/backend/cuda/sparse_refresh.cuh>
 #include <medusa/partition/plan.h>
 #include <medusa/program.h>
@@ -133,23 +134,18 @@ class ReplicaExchange {
   }
 
   // Starts copying every replicated field from the owners; returns the bytes moved.
-  std::uint64_t refresh_fields() {
-    const std::vector<std::size_t>& fields = what_.fields;
-    const auto field = [&](Engine& e, std::size_t k) { return e.vertex_field(fields[k]); };
-    const std::uint64_t bytes =
-        start(field, field, fields.size(), [&](std::size_t k) { return Program::vertex_fields[fields[k]].size; },
-              /*fields=*/true);
-    shadow_current_ = true;  // (this refresh was dense where it was not)
-    return bytes;
-  }
+  std::uint64_t refresh_fields() { return refresh(/*flags=*/false); }
   // Starts copying the owners' SetActive flags of this superstep to their replicas: into the
   // replicas' own flags, or where a queued superstep's end queues them from (replica_flag_landing).
   std::uint64_t refresh_flags() {
     if (!what_.flags) return 0;
     return start([](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); },
                  [](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.replica_flag_landing()); },
-                 1, [](std::size_t) { return std::size_t{1}; }, /*fields=*/false);
+                 1, [](std::size_t) { return std::size_t{1}; }, /*fields=*/0);
   }
+  // Both in one refresh: each route's fields and flags in one pack (or one direct kernel) and its
+  // copies issued together.
+  std::uint64_t refresh_fields_and_flags() { return refresh(/*flags=*/what_.flags); }
   // Partition p's later work (on its compute stream) waits for the copies into its replicas.
   // (A read-back that ended a recording since the copies were issued found them done.)
   void wait(std::uint32_t p) {
@@ -250,8 +246,33 @@ class ReplicaExchange {
     return "fields' copies sparse " + when + (peer_ok_ ? "" : " (between partitions of one GPU: no peer access)") +
            (own_.ranks > 1 ? ", inside this rank" : "");
   }
-  std::byte* pack_of(Route& r, bool fields) {
-    return !fields && r.d_flag_pack.size() != 0 ? r.d_flag_pack.data() : r.d_pack.data();
+  // Where array k of a refresh whose first `fields` arrays are fields is packed (at `offset`, the
+  // element bytes of the arrays before it): a route with a shadow keeps its flags apart from it.
+  std::byte* pack_of(Route& r, std::size_t k, std::size_t fields, std::size_t offset) {
+    if (k >= fields && r.d_flag_pack.size() != 0) return r.d_flag_pack.data();
+    return r.d_pack.data() + offset * r.count;
+  }
+  // Whether route r (both ends in this process) is one kernel on the owner's stream that writes the
+  // target's replica range itself, with no pack and no copy: both ends on one GPU (sharing its
+  // stream), and no shadow to diff against. Across GPUs the copy stream keeps overlapping the copies
+  // with the owned heads' launch.
+  bool direct(Route& r) { return !r.shadowed && engine(r.owner).device_ordinal() == engine(r.target).device_ordinal(); }
+
+  // The replicated fields, then the flags when `flags`.
+  std::uint64_t refresh(bool flags) {
+    const std::vector<std::size_t>& fields = what_.fields;
+    const std::size_t n = fields.size();
+    const auto array_of = [&](Engine& e, std::size_t k) {
+      return k < n ? e.vertex_field(fields[k]) : reinterpret_cast<std::byte*>(e.next_vertex_flags());
+    };
+    const auto landing_of = [&](Engine& e, std::size_t k) {
+      return k < n ? e.vertex_field(fields[k]) : reinterpret_cast<std::byte*>(e.replica_flag_landing());
+    };
+    const std::uint64_t bytes =
+        start(array_of, landing_of, n + (flags ? 1 : 0),
+              [&](std::size_t k) { return k < n ? Program::vertex_fields[fields[k]].size : std::size_t{1}; }, n);
+    shadow_current_ = true;  // (this refresh was dense where it was not)
+    return bytes;
   }
   Engine& engine(std::uint32_t partition) { return *engines_[own_.local_index(partition)]; }
   Side& side(std::uint32_t partition) { return sides_[own_.local_index(partition)]; }
@@ -305,11 +326,12 @@ class ReplicaExchange {
   }
 
   // array_of(owner, k): array k, packed from at the owners' vertices; landing_of(target, k): where
-  // the copies of array k land, at the replicas' local IDs. `fields`: the replicated fields (diffed
-  // against the routes' shadows where they have one), else the SetActive flags.
+  // the copies of array k land, at the replicas' local IDs. The first `fields` arrays are the
+  // replicated fields (diffed against the routes' shadows where they have one), the rest the
+  // SetActive flags.
   template <class ArrayOf, class LandingOf, class SizeOf>
   std::uint64_t start(const ArrayOf& array_of, const LandingOf& landing_of, std::size_t arrays,
-                      const SizeOf& size_of, bool fields) {
+                      const SizeOf& size_of, std::size_t fields) {
     const std::size_t n = engines_.size();
     senders_.assign(n, {});
     if (arrays == 0 || (routes_.empty() && sends_.empty() && receives_.empty())) return 0;
@@ -326,31 +348,38 @@ class ReplicaExchange {
       MEDUSA_CUDA_CHECK(cudaEventRecord(sides_[p].ready->get(), engines_[p]->stream()));
       if (wait_sent) MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(engines_[p]->stream(), sides_[p].sent->get(), 0));
     }
-    // Pack on each owner's compute stream (ordered after the work that wrote the fields).
+    // Pack on each owner's compute stream (ordered after the work that wrote the fields); a direct
+    // route is its whole copy there.
+    std::uint64_t bytes = 0;
     for (std::vector<Route>* packed : {&routes_, &sends_}) {
       for (Route& r : *packed) {
         Engine& owner = engine(r.owner);
         DeviceScope on(owner.device_ordinal());
-        const bool diff = fields && r.shadowed;
+        if (packed == &routes_ && direct(r)) {
+          bytes += copy_direct(r, array_of, landing_of, arrays, size_of);
+          continue;
+        }
+        const bool diff = fields != 0 && r.shadowed;
         if (diff) {
           choose_copies(r);
-          MEDUSA_CUDA_CHECK(cudaMemsetAsync(r.d_changed_count.data(), 0, arrays * sizeof(unsigned), owner.stream()));
+          MEDUSA_CUDA_CHECK(cudaMemsetAsync(r.d_changed_count.data(), 0, fields * sizeof(unsigned), owner.stream()));
         }
+        RouteCopy pack(r.d_index.data(), r.count, owner.stream());
         std::size_t offset = 0;
         for (std::size_t k = 0; k < arrays; ++k) {
           const std::size_t size = size_of(k);
-          std::byte* pack = pack_of(r, fields) + offset * r.count;
-          if (diff)
-            diff_into_shadow(size, pack, array_of(owner, k), r.d_index.data(), r.count,
+          std::byte* to = pack_of(r, k, fields, offset);
+          if (diff && k < fields)
+            diff_into_shadow(size, to, array_of(owner, k), r.d_index.data(), r.count,
                              r.copy[k] == common::RefreshCopy::Sparse ? r.d_changed.data() + k * r.count : nullptr,
                              r.d_changed_count.data() + k, owner.stream());
           else
-            gather(size, pack, array_of(owner, k), r.d_index.data(), r.count, owner.stream());
+            pack.add(to, array_of(owner, k), size);
           offset += size;
         }
+        pack.launch();
       }
     }
-    std::uint64_t bytes = 0;
     RefreshTiming* timing = capture == 0 ? &next_timing() : nullptr;
     for (std::size_t q = 0; q < n; ++q) {
       DeviceScope on(engines_[q]->device_ordinal());
@@ -361,16 +390,20 @@ class ReplicaExchange {
     for (Route& r : routes_) {
       Engine& owner = engine(r.owner);
       Engine& target = engine(r.target);
+      if (direct(r)) {  // (written on the owner's stream: only another stream waits)
+        if (owner.stream() != target.stream()) senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
+        continue;
+      }
       DeviceScope on(owner.device_ordinal());
       cudaStream_t cs = side(r.owner).copy_stream->get();
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(cs, side(r.target).ready->get(), 0));
-      const bool diffed = fields && r.shadowed;
+      const bool diffed = fields != 0 && r.shadowed;
       std::size_t offset = 0;
       for (std::size_t k = 0; k < arrays; ++k) {
         const std::size_t size = size_of(k);
         std::byte* dst = landing_of(target, k) + static_cast<std::size_t>(r.begin) * size;
-        const std::byte* src = pack_of(r, fields) + offset * r.count;
-        if (diffed && r.copy[k] == common::RefreshCopy::Sparse) {  // (bytes counted on the GPU)
+        const std::byte* src = pack_of(r, k, fields, offset);
+        if (diffed && k < fields && r.copy[k] == common::RefreshCopy::Sparse) {  // (bytes counted on the GPU)
           const std::size_t expected = std::min<std::size_t>(r.count, 2 * std::size_t{r.h_changed_count[k]} + 1);
           scatter_changed(size, dst, src, r.d_changed.data() + k * r.count, r.d_changed_count.data() + k, expected,
                           side(r.owner).d_sparse_bytes.data(), cs);
@@ -386,7 +419,7 @@ class ReplicaExchange {
         bytes += r.count * size;
       }
       if (diffed)
-        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(r.h_changed_count.data(), r.d_changed_count.data(), arrays * sizeof(unsigned),
+        MEDUSA_CUDA_CHECK(cudaMemcpyAsync(r.h_changed_count.data(), r.d_changed_count.data(), fields * sizeof(unsigned),
                                           cudaMemcpyDeviceToHost, cs));
       senders_[own_.local_index(r.target)].push_back(own_.local_index(r.owner));
     }
@@ -402,6 +435,26 @@ class ReplicaExchange {
       std::sort(s.begin(), s.end());
       s.erase(std::unique(s.begin(), s.end()), s.end());
     }
+    return bytes;
+  }
+
+  // A direct route (direct()) on the owner's stream, after the target's earlier work (`ready`).
+  // Returns the bytes written.
+  template <class ArrayOf, class LandingOf, class SizeOf>
+  std::uint64_t copy_direct(Route& r, const ArrayOf& array_of, const LandingOf& landing_of, std::size_t arrays,
+                            const SizeOf& size_of) {
+    Engine& owner = engine(r.owner);
+    Engine& target = engine(r.target);
+    if (owner.stream() != target.stream())
+      MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(owner.stream(), side(r.target).ready->get(), 0));
+    RouteCopy copy(r.d_index.data(), r.count, owner.stream());
+    std::uint64_t bytes = 0;
+    for (std::size_t k = 0; k < arrays; ++k) {
+      const std::size_t size = size_of(k);
+      copy.add(landing_of(target, k) + static_cast<std::size_t>(r.begin) * size, array_of(owner, k), size);
+      bytes += r.count * size;
+    }
+    copy.launch();
     return bytes;
   }
 
@@ -523,17 +576,6 @@ class ReplicaExchange {
     return engines_.front()->device_ordinal();
   }
 
-
-  static void gather(std::size_t size, std::byte* dst, const std::byte* src, const VertexId* index,
-                     std::size_t n, cudaStream_t s) {
-    if (n == 0) return;
-    by_field_size(size, [&](auto N) {
-      using T = kernels::Bytes<decltype(N)::value>;
-      kernels::gather_kernel<T><<<grid_for(n, 4096), kernels::kBlock, 0, s>>>(
-          reinterpret_cast<T*>(dst), reinterpret_cast<const T*>(src), index, n);
-      MEDUSA_CUDA_CHECK_LAUNCH("gather_kernel (replica exchange)");
-    });
-  }
 
   const PartitionPlan& plan_;
   std::vector<std::unique_ptr<Engine>>& engines_;

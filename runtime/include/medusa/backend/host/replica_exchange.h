@@ -58,6 +58,8 @@ class ReplicaExchange {
     if (!what_.flags) return 0;
     return copy_routes(1, [](Engine& e) { return reinterpret_cast<std::byte*>(e.next_vertex_flags()); });
   }
+  // Both at once (the superstep's end of a program with a vertex frontier, when the fields are stale).
+  std::uint64_t refresh_fields_and_flags() { return refresh_fields() + refresh_flags(); }
   // Host copies are done when refresh_*() returns.
   void wait(std::uint32_t) {}
   void begin_run() {
