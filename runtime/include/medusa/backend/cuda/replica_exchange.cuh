@@ -143,8 +143,7 @@ class ReplicaExchange {
                  [](Engine& e, std::size_t) { return reinterpret_cast<std::byte*>(e.replica_flag_landing()); },
                  1, [](std::size_t) { return std::size_t{1}; }, /*fields=*/0);
   }
-  // Both in one refresh: each route's fields and flags in one pack (or one direct kernel) and its
-  // copies issued together.
+  // Both in one refresh: each route's fields and flags in one pack (or one direct kernel).
   std::uint64_t refresh_fields_and_flags() { return refresh(/*flags=*/what_.flags); }
   // Partition p's later work (on its compute stream) waits for the copies into its replicas.
   // (A read-back that ended a recording since the copies were issued found them done.)
