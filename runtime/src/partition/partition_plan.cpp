@@ -57,8 +57,11 @@ std::vector<VertexId> vertices_where(VertexId V, const Pred& pred) {
 
 // Stops adding levels once the local vertices + in-edges so far exceed `size_limit` (the cost
 // model's budget: more hops could only be larger); `complete` says how many levels were built.
-// Level by level in parallel: every thread marks the new heads it finds (a head found twice is
-// marked twice with the same hop), then one scan collects the level in ascending ID.
+// Level by level in parallel, as a direction-optimising BFS: level h + 1 is found from level h's
+// in-edges (top-down: a head found twice is marked twice with the same hop), or, when those are
+// more than the out-edges of the vertices not local yet, by those vertices looking for an
+// out-edge into level h (bottom-up, each stopping at the first). One scan then collects the level
+// in ascending ID; either way it holds the same vertices.
 HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
                      std::uint32_t hops, double size_limit = -1.0) {
   HopLevels l;
@@ -71,18 +74,37 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
   l.members[0] = vertices_where(t.vertex_count, [&](VertexId v) { return hop[v] == 0; });
   // Level h + 1: heads of the in-edges of level h that are not local yet.
   double size = static_cast<double>(l.members[0].size());
+  EdgeIndex outside_out_edges = t.edge_count;  // out-edges of the vertices not local yet
   for (std::uint32_t h = 0; h < hops; ++h) {
-    if (size_limit >= 0.0 && size > size_limit) break;
     const std::vector<VertexId>& level = l.members[h];
     const auto n = static_cast<std::int64_t>(level.size());
-    EdgeIndex in_edges = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : in_edges)
+    EdgeIndex in_edges = 0, out_edges = 0;
+#pragma omp parallel for schedule(static) reduction(+ : in_edges, out_edges)
     for (std::int64_t i = 0; i < n; ++i) {
-      const VertexId u = level[i];
-      in_edges += t.in_degree(u);
-      for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
-        std::uint32_t* head = hop + t.in_src[r];
-        if (__atomic_load_n(head, __ATOMIC_RELAXED) == kNoHop) __atomic_store_n(head, h + 1, __ATOMIC_RELAXED);
+      in_edges += t.in_degree(level[i]);
+      out_edges += t.out_degree(level[i]);
+    }
+    outside_out_edges -= out_edges;
+    if (size_limit >= 0.0 && size > size_limit) break;
+    if (in_edges <= outside_out_edges) {
+#pragma omp parallel for schedule(dynamic, 1024)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const VertexId u = level[i];
+        for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
+          std::uint32_t* head = hop + t.in_src[r];
+          if (__atomic_load_n(head, __ATOMIC_RELAXED) == kNoHop) __atomic_store_n(head, h + 1, __ATOMIC_RELAXED);
+        }
+      }
+    } else {
+#pragma omp parallel for schedule(dynamic, 4096)
+      for (std::int64_t v = 0; v < V; ++v) {
+        if (hop[v] != kNoHop) continue;
+        for (EdgeIndex e = t.out_offsets[v]; e < t.out_offsets[v + 1]; ++e) {
+          if (__atomic_load_n(hop + t.out_dst[e], __ATOMIC_RELAXED) == h) {
+            __atomic_store_n(hop + v, h + 1, __ATOMIC_RELAXED);
+            break;
+          }
+        }
       }
     }
     size += static_cast<double>(in_edges);
