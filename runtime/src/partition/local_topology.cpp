@@ -9,18 +9,22 @@
 
 namespace medusa::detail {
 
+// Loops over fewer items run on the calling thread: waking the OpenMP team costs more.
+constexpr std::int64_t kSerialBelow = 65536;
+
 void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& inner,
                           const std::vector<VertexId>& to_local, PartitionLayout& out) {
   Topology& local = out.topology;
   const std::vector<VertexId>& global_id = out.global_id;
   const auto V = static_cast<VertexId>(global_id.size());
   const auto n = static_cast<std::int64_t>(V);
+  const bool parallel = static_cast<std::uint64_t>(n) + t.edge_count > kSerialBelow;  // (rows may be long)
   local.vertex_count = V;
 
   // Row lengths: each local vertex's out-edges into inner vertices, and inner vertices' in-degrees.
   local.out_offsets.assign(std::size_t{V} + 1, 0);
   local.in_offsets.assign(std::size_t{V} + 1, 0);
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (parallel)
   for (std::int64_t u = 0; u < n; ++u) {
     const VertexId g = global_id[u];
     EdgeIndex kept = 0;
@@ -31,7 +35,7 @@ void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& in
   // The local edges of global source g come after those of every smaller global source: their
   // rank in global CSR order starts at rank_start[g].
   std::vector<EdgeIndex> rank_start(t.vertex_count, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kSerialBelow)
   for (std::int64_t u = 0; u < n; ++u) rank_start[global_id[u]] = local.out_offsets[u + 1];
   EdgeIndex rank = 0;
   for (EdgeIndex& r : rank_start) {
@@ -49,7 +53,7 @@ void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& in
   // Out-rows, and each edge's place in its target's in-row: the global rID shifted by where the
   // target's in-row starts here (rid_shift, one read per edge instead of two offsets).
   std::vector<EdgeIndex> rid_shift(V);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kSerialBelow)
   for (std::int64_t v = 0; v < n; ++v)
     rid_shift[v] = local.in_offsets[v] - t.in_offsets[global_id[v]];  // (wraps; only inner targets use it)
   resize_populated(local.out_dst, E);
@@ -71,7 +75,7 @@ void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& in
   EdgeIndex* rank_of = local.input_edge.data();
   EdgeIndex* rid = local.rid.data();
   EdgeIndex* user_edge = out.input_edge.data();
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (parallel)
   for (std::int64_t u = 0; u < n; ++u) {
     const VertexId g = global_id[u];
     EdgeIndex at = row_start[u], rank_here = rank_start[g];
@@ -92,7 +96,7 @@ void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& in
   // In-rows: the global ones with local names.
   resize_populated(local.in_src, E);
   resize_populated(local.in_edge, E);
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (parallel)
   for (std::int64_t v = 0; v < n; ++v) {
     const VertexId g = global_id[v];
     if (!inner[g]) continue;
@@ -100,7 +104,7 @@ void build_local_topology(const Topology& t, const std::vector<std::uint8_t>& in
     for (EdgeIndex R = t.in_offsets[g]; R < t.in_offsets[g + 1]; ++R) local.in_src[r++] = to_local[t.in_src[R]];
   }
   const auto edges = static_cast<std::int64_t>(E);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (edges > kSerialBelow)
   for (std::int64_t e = 0; e < edges; ++e) local.in_edge[local.rid[e]] = static_cast<EdgeIndex>(e);
 }
 

@@ -20,6 +20,8 @@ namespace medusa {
 namespace {
 
 constexpr std::uint32_t kNoHop = 0xffffffffu;
+// Loops over fewer items run on the calling thread: waking the OpenMP team costs more.
+constexpr std::int64_t kSerialBelow = 65536;
 
 // Hop of every vertex as seen from partition p (kNoHop: not local) and the vertices of each hop.
 struct HopLevels {
@@ -68,7 +70,7 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
   const auto V = static_cast<std::int64_t>(t.vertex_count);
   l.hop.resize(t.vertex_count);
   std::uint32_t* hop = l.hop.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (V > kSerialBelow)
   for (std::int64_t v = 0; v < V; ++v) hop[v] = a.part_of[v] == p ? 0 : kNoHop;
   l.members.resize(hops + 1);
   l.members[0] = vertices_where(t.vertex_count, [&](VertexId v) { return hop[v] == 0; });
@@ -79,7 +81,7 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
     const std::vector<VertexId>& level = l.members[h];
     const auto n = static_cast<std::int64_t>(level.size());
     EdgeIndex in_edges = 0, out_edges = 0;
-#pragma omp parallel for schedule(static) reduction(+ : in_edges, out_edges)
+#pragma omp parallel for schedule(static) reduction(+ : in_edges, out_edges) if (n > kSerialBelow)
     for (std::int64_t i = 0; i < n; ++i) {
       in_edges += t.in_degree(level[i]);
       out_edges += t.out_degree(level[i]);
@@ -87,7 +89,7 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
     outside_out_edges -= out_edges;
     if (size_limit >= 0.0 && size > size_limit) break;
     if (in_edges <= outside_out_edges) {
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > kSerialBelow / 64)
       for (std::int64_t i = 0; i < n; ++i) {
         const VertexId u = level[i];
         for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
@@ -96,7 +98,7 @@ HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint3
         }
       }
     } else {
-#pragma omp parallel for schedule(dynamic, 4096)
+#pragma omp parallel for schedule(dynamic, 4096) if (V > kSerialBelow)
       for (std::int64_t v = 0; v < V; ++v) {
         if (hop[v] != kNoHop) continue;
         for (EdgeIndex e = t.out_offsets[v]; e < t.out_offsets[v + 1]; ++e) {
@@ -233,12 +235,12 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
   }
   const auto local_v = static_cast<VertexId>(out.global_id.size());
   std::vector<VertexId> to_local(t.vertex_count, kInvalidVertex);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (local_v > kSerialBelow)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(local_v); ++i)
     to_local[out.global_id[i]] = static_cast<VertexId>(i);
 
   std::vector<std::uint8_t> inner(t.vertex_count);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (t.vertex_count > kSerialBelow)
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(t.vertex_count); ++v) inner[v] = l.hop[v] < hops;
   detail::build_local_topology(t, inner, to_local, out);
 
