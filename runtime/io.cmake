@@ -29,6 +29,7 @@ add_library(medusa_io STATIC
   ${_medusa_io_dir}/src/io/generators/bipartite.cpp
   ${_medusa_io_dir}/src/io/generators/grid.cpp
   ${_medusa_io_dir}/src/io/gen_command.cpp
+  ${_medusa_io_dir}/src/io/populated_memory.cpp
 )
 add_library(Medusa::io ALIAS medusa_io)
 # Only headers of the runtime are needed (medusa/graph.h, error.h, types.h), not medusa_runtime.

@@ -7,6 +7,7 @@
 #include <medusa/transport/transport.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -271,8 +272,12 @@ EdgeList load_edges(const Options& opt, bool weighted, EdgeUse use) {
   } else {
     io::ReadOptions r;
     r.symmetrize = opt.symmetrize;
+    const auto start = std::chrono::steady_clock::now();
     static_cast<io::EdgeListData&>(out) = io::read_graph(opt.graph_file, r);
     out.source = opt.graph_file;
+    if (opt.verbose)
+      std::fprintf(stderr, "medusa: read %s in %.3f s\n", opt.graph_file.c_str(),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (weighted) {
     io::WeightOptions weights;

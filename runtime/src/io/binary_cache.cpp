@@ -16,6 +16,7 @@
 #include "format_readers.h"
 
 #include <medusa/error.h>
+#include <medusa/populated_vector.h>
 
 #include <unistd.h>
 
@@ -117,7 +118,10 @@ void read_array(ByteSource& source, const std::string& name, std::vector<T>& out
                 const char* what) {
   out.clear();
   // The size was checked against the header when the source knows it; else grow slice by slice.
-  if (source.remaining() != ByteSource::kUnknownSize) out.reserve(count);
+  if (source.remaining() != ByteSource::kUnknownSize) {
+    out.reserve(count);
+    populate_pages(out.data(), count * sizeof(T));
+  }
   const std::uint64_t slice = kSliceBytes / sizeof(T);
   while (out.size() < count) {
     std::size_t start = out.size();
@@ -197,12 +201,18 @@ EdgeListData read_binary(ByteSource& source, const std::string& name, SourceStam
   if (trailing != 0) fail(name, "bytes after the last array (expected the file to end)");
   if (checksum_of(data) != header.checksum) fail(name, "checksum mismatch: the arrays are corrupt");
 
-  for (std::uint64_t e = 0; e < edges; ++e) {
-    if (data.src[e] >= header.vertex_count || data.dst[e] >= header.vertex_count) {
-      fail(name, "edge " + std::to_string(e) + " has an endpoint out of range (expected ids below " +
-                     std::to_string(header.vertex_count) + ", got " + std::to_string(data.src[e]) + " -> " +
-                     std::to_string(data.dst[e]) + ")");
-    }
+  // The first edge with an endpoint out of range, found in parallel.
+  const auto n = static_cast<std::int64_t>(edges);
+  std::int64_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t e = 0; e < n; ++e) {
+    if ((data.src[e] >= header.vertex_count || data.dst[e] >= header.vertex_count) && e < first_bad) first_bad = e;
+  }
+  if (first_bad < n) {
+    const auto e = static_cast<std::size_t>(first_bad);
+    fail(name, "edge " + std::to_string(e) + " has an endpoint out of range (expected ids below " +
+                   std::to_string(header.vertex_count) + ", got " + std::to_string(data.src[e]) + " -> " +
+                   std::to_string(data.dst[e]) + ")");
   }
   for (double w : data.weight) {
     if (!(w == w)) fail(name, "NaN edge weight (expected numbers)");

@@ -1,6 +1,8 @@
 // build_partition_plan and the multi-hop cost model. Everything is a few linear scans over the
 // global edges per partition and hop, with O(V) maps per partition, so kron-24/25 plans build in
 // seconds on a 16-core host.
+#include "local_topology.h"
+
 #include <medusa/backend/common/format_bytes.h>
 #include <medusa/error.h>
 #include <medusa/partition/plan.h>
@@ -18,6 +20,8 @@ namespace medusa {
 namespace {
 
 constexpr std::uint32_t kNoHop = 0xffffffffu;
+// Loops over fewer items run on the calling thread: waking the OpenMP team costs more.
+constexpr std::int64_t kSerialBelow = 65536;
 
 // Hop of every vertex as seen from partition p (kNoHop: not local) and the vertices of each hop.
 struct HopLevels {
@@ -26,35 +30,88 @@ struct HopLevels {
   std::uint32_t complete = 0;                  // levels 0 .. complete are exact
 };
 
+// The vertices v < V with pred(v), ascending: a parallel count per chunk, then each chunk writes its
+// share in order.
+template <class Pred>
+std::vector<VertexId> vertices_where(VertexId V, const Pred& pred) {
+  constexpr VertexId kChunk = VertexId{1} << 16;
+  const auto chunks = static_cast<std::int64_t>((std::uint64_t{V} + kChunk - 1) / kChunk);
+  std::vector<std::size_t> start(static_cast<std::size_t>(chunks) + 1, 0);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::size_t n = 0;
+    for (VertexId v = static_cast<VertexId>(c) * kChunk, end = std::min<std::uint64_t>(V, (c + 1) * std::uint64_t{kChunk});
+         v < end; ++v)
+      n += pred(v);
+    start[c + 1] = n;
+  }
+  for (std::int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
+  std::vector<VertexId> out(start[chunks]);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::size_t at = start[c];
+    for (VertexId v = static_cast<VertexId>(c) * kChunk, end = std::min<std::uint64_t>(V, (c + 1) * std::uint64_t{kChunk});
+         v < end; ++v)
+      if (pred(v)) out[at++] = v;
+  }
+  return out;
+}
+
 // Stops adding levels once the local vertices + in-edges so far exceed `size_limit` (the cost
 // model's budget: more hops could only be larger); `complete` says how many levels were built.
+// Level by level in parallel, as a direction-optimising BFS: level h + 1 is found from level h's
+// in-edges (top-down: a head found twice is marked twice with the same hop), or, when those are
+// more than the out-edges of the vertices not local yet, by those vertices looking for an
+// out-edge into level h (bottom-up, each stopping at the first). One scan then collects the level
+// in ascending ID; either way it holds the same vertices.
 HopLevels hop_levels(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
                      std::uint32_t hops, double size_limit = -1.0) {
   HopLevels l;
-  l.hop.assign(t.vertex_count, kNoHop);
+  const auto V = static_cast<std::int64_t>(t.vertex_count);
+  l.hop.resize(t.vertex_count);
+  std::uint32_t* hop = l.hop.data();
+#pragma omp parallel for schedule(static) if (V > kSerialBelow)
+  for (std::int64_t v = 0; v < V; ++v) hop[v] = a.part_of[v] == p ? 0 : kNoHop;
   l.members.resize(hops + 1);
-  for (VertexId v = 0; v < t.vertex_count; ++v) {
-    if (a.part_of[v] == p) {
-      l.hop[v] = 0;
-      l.members[0].push_back(v);
-    }
-  }
+  l.members[0] = vertices_where(t.vertex_count, [&](VertexId v) { return hop[v] == 0; });
   // Level h + 1: heads of the in-edges of level h that are not local yet.
   double size = static_cast<double>(l.members[0].size());
+  EdgeIndex outside_out_edges = t.edge_count;  // out-edges of the vertices not local yet
   for (std::uint32_t h = 0; h < hops; ++h) {
+    const std::vector<VertexId>& level = l.members[h];
+    const auto n = static_cast<std::int64_t>(level.size());
+    EdgeIndex in_edges = 0, out_edges = 0;
+#pragma omp parallel for schedule(static) reduction(+ : in_edges, out_edges) if (n > kSerialBelow)
+    for (std::int64_t i = 0; i < n; ++i) {
+      in_edges += t.in_degree(level[i]);
+      out_edges += t.out_degree(level[i]);
+    }
+    outside_out_edges -= out_edges;
     if (size_limit >= 0.0 && size > size_limit) break;
-    std::vector<VertexId>& next = l.members[h + 1];
-    for (VertexId u : l.members[h]) {
-      size += static_cast<double>(t.in_degree(u));
-      for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
-        const VertexId head = t.in_src[r];
-        if (l.hop[head] == kNoHop) {
-          l.hop[head] = h + 1;
-          next.push_back(head);
+    if (in_edges <= outside_out_edges) {
+#pragma omp parallel for schedule(dynamic, 1024) if (n > kSerialBelow / 64)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const VertexId u = level[i];
+        for (EdgeIndex r = t.in_offsets[u]; r < t.in_offsets[u + 1]; ++r) {
+          std::uint32_t* head = hop + t.in_src[r];
+          if (__atomic_load_n(head, __ATOMIC_RELAXED) == kNoHop) __atomic_store_n(head, h + 1, __ATOMIC_RELAXED);
+        }
+      }
+    } else {
+#pragma omp parallel for schedule(dynamic, 4096) if (V > kSerialBelow)
+      for (std::int64_t v = 0; v < V; ++v) {
+        if (hop[v] != kNoHop) continue;
+        for (EdgeIndex e = t.out_offsets[v]; e < t.out_offsets[v + 1]; ++e) {
+          if (__atomic_load_n(hop + t.out_dst[e], __ATOMIC_RELAXED) == h) {
+            __atomic_store_n(hop + v, h + 1, __ATOMIC_RELAXED);
+            break;
+          }
         }
       }
     }
-    size += static_cast<double>(next.size());
+    size += static_cast<double>(in_edges);
+    l.members[h + 1] = vertices_where(t.vertex_count, [&](VertexId v) { return hop[v] == h + 1; });
+    size += static_cast<double>(l.members[h + 1].size());
     l.complete = h + 1;
   }
   return l;
@@ -88,32 +145,6 @@ void add_owned_rows(const Topology& t, const std::vector<VertexId>& to_local, Pa
   }
 }
 
-// CSR positions of the local edges (in-edges of local vertices of hop < hops), ascending: a
-// parallel count per chunk, then each chunk writes its share in order.
-std::vector<EdgeIndex> local_edge_positions(const Topology& t, const std::vector<std::uint32_t>& hop,
-                                            std::uint32_t hops) {
-  const EdgeIndex E = t.edge_count;
-  constexpr EdgeIndex kChunk = EdgeIndex{1} << 20;
-  const auto chunks = static_cast<std::int64_t>((E + kChunk - 1) / kChunk);
-  std::vector<EdgeIndex> start(static_cast<std::size_t>(chunks) + 1, 0);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    EdgeIndex n = 0;
-    for (EdgeIndex e = c * kChunk, end = std::min(E, (c + 1) * kChunk); e < end; ++e)
-      n += hop[t.out_dst[e]] < hops;
-    start[c + 1] = n;
-  }
-  for (std::int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
-  std::vector<EdgeIndex> positions(start[chunks]);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    EdgeIndex out = start[c];
-    for (EdgeIndex e = c * kChunk, end = std::min(E, (c + 1) * kChunk); e < end; ++e)
-      if (hop[t.out_dst[e]] < hops) positions[out++] = e;
-  }
-  return positions;
-}
-
 // Each partition's owned vertices in local order: ascending ID, or by degree (vertex_order.h).
 std::vector<std::vector<VertexId>> owned_lists(const Topology& t, const PartitionAssignment& a, VertexOrder order) {
   std::vector<std::vector<VertexId>> owned(a.parts);
@@ -133,6 +164,16 @@ std::vector<VertexId> owned_rank(const Topology& t, const std::vector<std::vecto
   return rank;
 }
 
+// Ascending vertex IDs grouped by owner partition (a stable counting sort: ascending within each).
+std::vector<VertexId> grouped_by_owner(const std::vector<VertexId>& ascending, const PartitionAssignment& a) {
+  std::vector<std::size_t> next(a.parts + 1, 0);
+  for (VertexId v : ascending) ++next[a.part_of[v] + 1];
+  for (std::uint32_t q = 0; q < a.parts; ++q) next[q + 1] += next[q];
+  std::vector<VertexId> out(ascending.size());
+  for (VertexId v : ascending) out[next[a.part_of[v]]++] = v;
+  return out;
+}
+
 void check_assignment(const Topology& t, const PartitionAssignment& a) {
   MEDUSA_REQUIRE(a.parts >= 1, "partition plan: at least one partition is needed");
   MEDUSA_REQUIRE(a.part_of.size() == t.vertex_count,
@@ -143,32 +184,6 @@ void check_assignment(const Topology& t, const PartitionAssignment& a) {
                                                " is assigned to partition " +
                                                std::to_string(a.part_of[v]) + " of " +
                                                std::to_string(a.parts));
-}
-
-// Topology::build orders each vertex's in-edges by local source ID; reorder them by global source
-// ID (then CSR position), the order of the unpartitioned graph, so combiners and MLIST functors
-// fold the same messages in the same order and floating-point results match one partition.
-void order_in_edges_globally(Topology& t, const std::vector<VertexId>& global_id) {
-  const auto V = static_cast<std::int64_t>(t.vertex_count);
-#pragma omp parallel
-  {
-    std::vector<std::pair<VertexId, EdgeIndex>> seg;
-#pragma omp for schedule(dynamic, 1024)
-    for (std::int64_t v = 0; v < V; ++v) {
-      const EdgeIndex begin = t.in_offsets[v], end = t.in_offsets[v + 1];
-      if (end - begin < 2) continue;
-      seg.clear();
-      for (EdgeIndex r = begin; r < end; ++r) seg.emplace_back(global_id[t.in_src[r]], t.in_edge[r]);
-      if (std::is_sorted(seg.begin(), seg.end())) continue;
-      std::sort(seg.begin(), seg.end());
-      for (EdgeIndex r = begin; r < end; ++r) {
-        const EdgeIndex e = seg[r - begin].second;
-        t.in_edge[r] = e;
-        t.in_src[r] = t.edge_src[e];
-        t.rid[e] = r;
-      }
-    }
-  }
 }
 
 // Sizes and routes only, for a partition another rank holds: the routes this rank sends along keep
@@ -196,14 +211,11 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
   out.index = p;
 
   // Local order: owned (ascending ID or by degree), then each hop grouped by owner, ascending ID.
+  if (owned_rows) std::sort(l.members[1].begin(), l.members[1].end());  // (row targets came last)
   out.hop_begin.push_back(0);
   for (std::uint32_t h = 0; h <= hops; ++h) {
     std::vector<VertexId>& m = l.members[h];
-    if (h > 0) {
-      std::sort(m.begin(), m.end(), [&](VertexId x, VertexId y) {
-        return a.part_of[x] != a.part_of[y] ? a.part_of[x] < a.part_of[y] : x < y;
-      });
-    }
+    if (h > 0) m = grouped_by_owner(m, a);
     const auto begin = static_cast<VertexId>(out.global_id.size());
     out.global_id.insert(out.global_id.end(), m.begin(), m.end());
     out.hop_begin.push_back(static_cast<VertexId>(out.global_id.size()));
@@ -223,27 +235,14 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
   }
   const auto local_v = static_cast<VertexId>(out.global_id.size());
   std::vector<VertexId> to_local(t.vertex_count, kInvalidVertex);
-  for (VertexId i = 0; i < local_v; ++i) to_local[out.global_id[i]] = i;
+#pragma omp parallel for schedule(static) if (local_v > kSerialBelow)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(local_v); ++i)
+    to_local[out.global_id[i]] = static_cast<VertexId>(i);
 
-  // Local edges in global CSR order; Topology::build keeps that order within each local head.
-  std::vector<EdgeIndex> positions = local_edge_positions(t, l.hop, hops);
-  std::vector<VertexId> src(positions.size()), dst(positions.size());
-  const auto n = static_cast<std::int64_t>(positions.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    src[i] = to_local[t.edge_src[positions[i]]];
-    dst[i] = to_local[t.out_dst[positions[i]]];
-  }
-  out.topology = Topology::build(local_v, src, dst);
-  src = {};
-  dst = {};
-  order_in_edges_globally(out.topology, out.global_id);
-
-  const EdgeIndex local_e = out.topology.edge_count;
-  out.input_edge.resize(local_e);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t e = 0; e < static_cast<std::int64_t>(local_e); ++e)
-    out.input_edge[e] = t.input_edge[positions[out.topology.input_edge[e]]];
+  std::vector<std::uint8_t> inner(t.vertex_count);
+#pragma omp parallel for schedule(static) if (t.vertex_count > kSerialBelow)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(t.vertex_count); ++v) inner[v] = l.hop[v] < hops;
+  detail::build_local_topology(t, inner, to_local, out);
 
   out.out_degree.resize(local_v);
   out.in_degree.resize(local_v);
@@ -388,8 +387,7 @@ HopChoice choose_replication_hops(const Topology& t, const PartitionAssignment& 
   };
   std::vector<PerPart> per(a.parts);
   const double size_limit = memory_budget * (static_cast<double>(t.vertex_count) + static_cast<double>(t.edge_count));
-#pragma omp parallel for schedule(dynamic, 1) if (a.parts > 1)
-  for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p) {
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.parts); ++p) {  // (hop_levels uses every thread)
     HopLevels l = hop_levels(t, a, static_cast<std::uint32_t>(p), max_hops, size_limit);
     PerPart& pp = per[p];
     pp.complete = l.complete;

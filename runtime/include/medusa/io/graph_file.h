@@ -6,6 +6,7 @@
 
 #include <medusa/error.h>
 #include <medusa/graph.h>
+#include <medusa/populated_vector.h>
 #include <medusa/types.h>
 
 #include <cstddef>
@@ -72,7 +73,7 @@ void write_graph(const std::string& path, const EdgeListData& data);
 template <class Vertex, class Edge>
 Graph<Vertex, Edge> to_graph(const EdgeListData& data) {
   Graph<Vertex, Edge> graph(data.vertex_count);
-  graph.SetEdges(data.src, data.dst);
+  graph.SetEdges(copy_populated(data.src), copy_populated(data.dst));
   return graph;
 }
 

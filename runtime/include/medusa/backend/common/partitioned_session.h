@@ -51,6 +51,7 @@
 #include <medusa/program.h>
 #include <medusa/replayable_iteration.h>
 #include <medusa/backend/common/scheduled_run.h>
+#include <medusa/backend/common/setup_clock.h>
 #include <medusa/session.h>
 #include <medusa/tuning.h>
 #include <medusa/types.h>
@@ -101,7 +102,8 @@ class PartitionedSession : public SessionBase,
     check_partitionable<Program>(parts, conf, ranks_.distributed());
     conf_.gpuCount = static_cast<int>(parts);  // what the engines see (one partition per rank, ...)
     const EngineSetup s =
-        set_up_engines<Program, Engine, Exchange>(graph, conf_, ranks_, parts, plan_, engines_, order_);
+        set_up_engines<Program, Engine, Exchange>(graph, conf_, ranks_, parts, plan_, engines_, order_, setup_);
+    setup_.lap("engines");
     shape_ = s.shape;
     hop_choice_ = s.hop_choice;
     if (s.hops != 0) use_hops(s.hops);
@@ -111,6 +113,7 @@ class PartitionedSession : public SessionBase,
       holdings_ = ranks_.share_holdings(plan_, s.graph_bytes, s.whole_graph_bytes);
       by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport(),
                     conf_.combinerOpType);
+      setup_.lap("exchange");
     }
     use_config(conf_);
   }
@@ -317,6 +320,7 @@ class PartitionedSession : public SessionBase,
     }
     r += describe_tuning(conf_) + "\n";
     r += "medusa: " + order_.describe() + "\n";
+    r += "medusa: " + setup_.describe() + "\n";
     if (Program::uses.messages)
       r += std::string("medusa: Combiner() folds with ") + combiner_op_name(conf_.combinerOpType) + "\n";
     for (const auto& e : engines_) r += e->report();
@@ -536,6 +540,7 @@ class PartitionedSession : public SessionBase,
     message_hop_ = hops_;
   }
 
+  SetupClock setup_;  // (first: it starts with the constructor)
   Config conf_;
   RankGroup ranks_;           // this process, or the MPI job's ranks
   std::uint32_t parts_ = 1;   // partitions over every rank

@@ -9,6 +9,7 @@
 #include <medusa/backend/common/partition_view.h>
 #include <medusa/backend/common/rank_file_setup.h>
 #include <medusa/backend/common/rank_group.h>
+#include <medusa/backend/common/setup_clock.h>
 #include <medusa/config.h>
 #include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
@@ -35,10 +36,11 @@ struct EngineSetup {
 // Fills `plan`, `engines` (engines[i] holds partition ranks.ownership().partition(i)) and `order`
 // for `parts` partitions. `conf` is the session's; its replicationHops becomes the hops chosen
 // before partitions laid out here get their engines (their choice of fused forms depends on it).
+// `clock` times the phases of a graph laid out here (the caller times the engines).
 template <class Program, class Engine, class Exchange, class GraphType>
 EngineSetup set_up_engines(GraphType& graph, Config& conf, RankGroup& ranks, std::uint32_t parts,
                            PartitionPlan& plan, std::vector<std::unique_ptr<Engine>>& engines,
-                           VertexOrderChoice& order) {
+                           VertexOrderChoice& order, SetupClock& clock) {
   using Vertex = typename Program::Vertex;
   using Edge = typename Program::Edge;
   EngineSetup s;
@@ -59,6 +61,7 @@ EngineSetup set_up_engines(GraphType& graph, Config& conf, RankGroup& ranks, std
     return s;
   }
   const Topology& t = graph.topology();
+  clock.lap("topology");
   check_seeds(graph.initially_active(), s.shape.vertices);
   s.graph_bytes += resident_bytes(t);
   if (parts == 1) {
@@ -68,7 +71,9 @@ EngineSetup set_up_engines(GraphType& graph, Config& conf, RankGroup& ranks, std
   std::vector<VertexId> seeds(graph.initially_active());
   std::sort(seeds.begin(), seeds.end());
   const PartitionAssignment a = assign_partitions(t, parts, conf);
+  clock.lap("partitioning");
   const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf);
+  clock.lap("replication choice");
   s.hops = conf.replicationHops = c.hops;
   s.hop_choice = c.reason;
   order = c.order;
@@ -78,6 +83,7 @@ EngineSetup set_up_engines(GraphType& graph, Config& conf, RankGroup& ranks, std
              : build_partition_plan(
                    t, a, s.hops, order.order, {}, [&](PartitionLayout& l) { add_rows_read<Program>(l, t); },
                    Program::uses.in_edges);
+  clock.lap("layouts");
   for (std::uint32_t i = 0; i < ranks.ownership().owned_count(parts); ++i) {  // (i = p in one process)
     const PartitionLayout& l = plan.partitions[ranks.ownership().partition(i)];
     // (slot l.index: partition p on GPU p / partitionsPerGpu)

@@ -5,15 +5,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 namespace medusa::host {
 
 template <class T>
 class HostArray {
  public:
+  // Value-initialised, in parallel for large arrays (each thread maps the pages it first writes).
   void allocate(std::size_t n) {
-    data_.reset(n == 0 ? nullptr : new T[n]());
-    size_ = n;
+    if constexpr (std::is_trivially_default_constructible_v<T> && std::is_trivially_copy_assignable_v<T>) {
+      data_.reset(n == 0 ? nullptr : new T[n]);
+      size_ = n;
+      fill(T{});
+    } else {
+      data_.reset(n == 0 ? nullptr : new T[n]());
+      size_ = n;
+    }
   }
   bool allocated() const { return data_ != nullptr; }
   T* data() { return data_.get(); }

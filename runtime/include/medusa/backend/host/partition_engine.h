@@ -29,6 +29,7 @@
 #include <medusa/device_api.h>
 #include <medusa/error.h>
 #include <medusa/graph.h>
+#include <medusa/populated_vector.h>
 #include <medusa/program.h>
 #include <medusa/session.h>
 #include <medusa/topology.h>
@@ -322,15 +323,15 @@ class PartitionEngine : public host::Fusion<Program, PartitionEngine<Program>>,
     vertex_count_ = t.vertex_count;
     edge_count_ = t.edge_count;
     out_offsets_ = t.out_offsets;
-    out_dst_ = t.out_dst;
-    edge_src_ = t.edge_src;
-    rid_ = t.rid;
+    out_dst_ = copy_populated(t.out_dst);
+    edge_src_ = copy_populated(t.edge_src);
+    rid_ = copy_populated(t.rid);
     in_offsets_ = t.in_offsets;
     if (this->pull_fusion()) {  // the fused pass walks in-edges
-      in_src_ = t.in_src;
-      in_edge_ = t.in_edge;
+      in_src_ = copy_populated(t.in_src);
+      in_edge_ = copy_populated(t.in_edge);
     }
-    input_edge_.assign(view.input_edge, view.input_edge + t.edge_count);
+    input_edge_ = copy_populated(view.input_edge, t.edge_count);
     if (view.global_id != nullptr) {
       global_id_.assign(view.global_id, view.global_id + vertex_count_);
       out_degree_.assign(view.out_degree, view.out_degree + vertex_count_);
