@@ -137,6 +137,11 @@ class ByIdExchange {
       std::vector<Message> values;
       for (auto& e : engines) {
         e->take_sends_by_id(ids, values);
+        if (own.ranks == 1) {  // (every owner is here: no lookup per send)
+          ids_to[0].insert(ids_to[0].end(), ids.begin(), ids.end());
+          values_to[0].insert(values_to[0].end(), values.begin(), values.end());
+          continue;
+        }
         for (std::size_t k = 0; k < ids.size(); ++k) {
           const std::uint32_t r = own.rank_of(owner_[ids[k]]);
           ids_to[r].push_back(ids[k]);
@@ -178,8 +183,10 @@ class ByIdExchange {
 
  private:
   // Each owner sends what changed of its values since the last refresh: every rank's mirror holds
-  // them (each applies every block), so the owner diffs against its own.
+  // them (each applies every block), so the owner diffs against its own. In one process nothing
+  // crosses a network, and the diff would only add a pass over the values.
   void refresh(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
+    const bool diff = t.ranks() > 1;
     std::vector<std::byte> mine, values;
     for (std::size_t i = 0; i < engines.size(); ++i) {
       const std::vector<VertexId>& ids = owned_[owned_at_[i]];
@@ -187,7 +194,7 @@ class ByIdExchange {
         if (mirror_[k].empty()) continue;
         values.resize(ids.size() * Program::vertex_fields[k].size);
         engines[i]->read_owned_vertex_field(k, values.data());
-        put_changes(mine, ids, mirror_[k], values, Program::vertex_fields[k].size);
+        put_changes(mine, ids, mirror_[k], values, Program::vertex_fields[k].size, diff);
       }
     }
     std::size_t next = 0;  // (order_: the partitions of every block, in turn)
@@ -200,15 +207,16 @@ class ByIdExchange {
     for (auto& e : engines) e->use_by_id_mirror(fields.data());
   }
 
-  // One owner's values of one field (`size` bytes each, of the vertices `ids`): all of them when
-  // listing the changed ones would take as many bytes, else the changed ones by local ID.
+  // One owner's values of one field (`size` bytes each, of the vertices `ids`): all of them without
+  // `diff` or when listing the changed ones would take as many bytes, else the changed ones by
+  // local ID.
   static void put_changes(std::vector<std::byte>& out, const std::vector<VertexId>& ids,
                           const std::vector<std::byte>& mirror, const std::vector<std::byte>& values,
-                          std::size_t size) {
+                          std::size_t size, bool diff) {
     std::vector<VertexId> changed;
-    for (VertexId l = 0; l < ids.size(); ++l)
+    for (VertexId l = 0; diff && l < ids.size(); ++l)
       if (std::memcmp(&values[l * size], &mirror[ids[l] * size], size) != 0) changed.push_back(l);
-    const std::uint8_t all = changed.size() * (sizeof(VertexId) + size) >= values.size();
+    const std::uint8_t all = !diff || changed.size() * (sizeof(VertexId) + size) >= values.size();
     transport::put(out, &all, 1);
     if (all) {
       transport::put(out, values.data(), values.size());
