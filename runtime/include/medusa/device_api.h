@@ -117,8 +117,8 @@ MEDUSA_HD inline void flag_store(std::uint8_t* p) {
 
 // A vote word that every element of a launch may set (Continue(), Halt()): read first, stored only
 // while still clear. The read is usually served by the SM's L1 once the word is set; stores alone
-// queue every warp with a voter on one L2 line (about 80 us of each VERTEX pass over kron-22's
-// 4M vertices on an H100). A stale 0 only costs a redundant store; L1 holds nothing across launches.
+// queue every warp with a voter on one L2 line (measured: docs/tuning.md, "Measurements behind the
+// defaults"). A stale 0 only costs a redundant store; L1 holds nothing across launches.
 MEDUSA_HD inline void vote_store(int* p) {
 #if defined(__CUDA_ARCH__)
   if (*p == 0) *reinterpret_cast<volatile int*>(p) = 1;

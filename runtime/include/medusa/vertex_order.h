@@ -1,7 +1,7 @@
 // Vertex order on the device (docs/design/vertex-order.md): of the whole graph in a one-partition
 // run, of each partition's owned vertices otherwise (build_partition_plan). Numbering the vertices by
-// descending degree puts the hubs, whose values most edges read, in a few cache lines: on Kronecker
-// scale 22 a PageRank iteration went from 1.26 to 0.79 ms (H100). On graphs without hubs (roads,
+// descending degree puts the hubs, whose values most edges read, in a few cache lines (docs/tuning.md,
+// "Measurements behind the defaults"). On graphs without hubs (roads,
 // grids) the input order keeps neighbours close and degree order would scatter them.
 #pragma once
 

@@ -87,8 +87,8 @@ inline constexpr bool may_stop_at_first_message = has_source_message<Work>::valu
 // pending as for a pull; sends that depend on the edge run the edge's work per frontier edge and
 // write the frontier's slots, and the CUDA engine leaves the others pending as the fill value.
 // A dense frontier of edge-dependent sends is pushed too when the push need not write the slots
-// (ProgramUses::combiner_consumes_slots), else pulled: on Kronecker scale 22, H100, SSSP-Q's four
-// dense supersteps took 30.6 ms pulled and 39.4 ms pushed writing slots; 14.3 ms in all without.
+// (ProgramUses::combiner_consumes_slots), else pulled: pushes that write the slots cost more than
+// the pulls (docs/tuning.md, "Measurements behind the defaults").
 template <class Msg>
 inline constexpr bool is_atomically_foldable = sizeof(Msg) == 4 || sizeof(Msg) == 8;
 // Bitwise or / and fold the same way (atomicOr / atomicAnd). Xor may not: the Combiner folds

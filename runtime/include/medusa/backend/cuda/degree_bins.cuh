@@ -41,8 +41,8 @@ class DegreeBins {
   // (a road network's 2-3), four lanes otherwise: four lanes for two slots leave most idle.
   static constexpr EdgeIndex kThreadAverageSlots = 4;
   // Graphs of at most this many vertices fold every bin in one launch when more than one bin has
-  // vertices: their passes are short next to four launches in a chain (ego-twitter, 81K vertices:
-  // 38 µs a PageRank superstep against 13 µs for the hand-written pull's one kernel).
+  // vertices: their passes are short next to four launches in a chain (docs/tuning.md,
+  // "Measurements behind the defaults").
   // Tuning::gatherOneLaunch (MEDUSA_GATHER_LAUNCHES=one|bins) overrides.
   static constexpr std::uint64_t kOneLaunchMaxVertices = std::uint64_t{1} << 18;
 

@@ -254,16 +254,16 @@ __global__ void __launch_bounds__(kBlock)
 
 // gather_bins_kernel's blocks per SM: a whole SM's threads (2,048 on sm_80 and sm_90). The VERTEX
 // step that also computes the next message took 40 registers without the bound (6 blocks per SM)
-// and 30 with it, without spills. PageRank on ego-twitter with the prefetch forced on, 300
-// iterations: 6.69-7.01 ms against 6.88-7.42 off; without the bound the prefetch lost (H100).
+// and 30 with it, without spills; without the bound the prefetch lost (docs/tuning.md,
+// "Measurements behind the defaults").
 inline constexpr int kBinsBlocksPerSm = 2048 / kBlock;
 
 // Every bin in one launch, for graphs whose passes are too short to pay four launches in a chain
 // (DegreeBins::one_launch): blocks [0, chunk_blocks) fold the heavy chunks, each vertex finished by
 // the block of its last chunk; the next `medium_blocks` the medium bin with a warp each; the rest
 // the small bin with Gs lanes a vertex. The longest blocks go first, as blocks start in order:
-// last, ego-twitter's heavy chunks (16 slots a thread) ran after every other block had started, and
-// PageRank took 8.1-8.6 ms for 300 iterations against 6.9-7.7 with them first (H100, 2026-11-23).
+// last, ego-twitter's heavy chunks (16 slots a thread) ran after every other block had started
+// (docs/tuning.md, "Measurements behind the defaults").
 template <int Gs, int Ahead, class Msg, class Op, class Source, class Then>
 __global__ void __launch_bounds__(kBlock, kBinsBlocksPerSm)
     gather_bins_kernel(const __grid_constant__ Source src, const __grid_constant__ GatherOut<Msg> o,

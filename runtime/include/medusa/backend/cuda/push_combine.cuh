@@ -25,7 +25,7 @@ using native_min_max_word = std::conditional_t<
 // *addr, read in L2 rather than through this SM's L1. A pushed frontier folds into a hub's
 // combined value from thousands of edges on every SM: an L1 line that still holds the fill value
 // long after other SMs lowered it makes every one of them an atomic on the same word, and those
-// serialize in L2 (CC on Kronecker scale 22: two pushes took 1.3 of 5.4 ms).
+// serialize in L2 (docs/tuning.md, "Measurements behind the defaults").
 template <class T>
 __device__ __forceinline__ T load_in_l2(const T* addr) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 4 || sizeof(T) == 8, "load_in_l2: 1-, 4- or 8-byte values");

@@ -49,10 +49,9 @@ class SourcePrefetcher {
   // differ between copies), and each would cost a prefetch's writes.
   static constexpr std::uint32_t kMaxWasted = 3;
   // Tuning::sourcePrefetch Auto (the default) prefetches on graphs of at most this many edges per
-  // vertex. There the skipped pass is a large share of a superstep: PageRank on the 2048 x 2048
-  // grid (4 per vertex) went from 2.94-2.97 to 2.68-2.78 ms (H100, 2026-11-23). On Kronecker
-  // scale 22 (32 per vertex) the pass is 2% of the gather, and the gather's heavier VERTEX step
-  // cost more: 24.4-24.5 ms against 24.8-24.9.
+  // vertex. There the skipped pass is a large share of a superstep; on denser graphs it is a small
+  // share of the gather, and the gather's heavier VERTEX step costs more (docs/tuning.md,
+  // "Measurements behind the defaults").
   static constexpr std::uint64_t kMaxAverageDegree = 8;
   // Left free on the device after the spare buffer: the prefetch is an optimization, never the
   // reason a run fails for memory.

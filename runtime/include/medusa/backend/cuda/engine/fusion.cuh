@@ -256,9 +256,8 @@ class Fusion {
   }
 
   // Whether a frontier of edge-dependent sends is pushed: a sparse one always; a dense one too when
-  // the push writes no slot (on Kronecker scale 22, H100, SSSP-Q took 14.3 ms with every frontier
-  // pushed that way against 34.5 ms with the dense ones pulled; writing the slots, the dense pushes
-  // cost more than the pulls).
+  // the push writes no slot; writing the slots, the dense pushes cost more than the pulls
+  // (docs/tuning.md, "Measurements behind the defaults").
   bool push_fold_preferred() const {
     if (!frontier_pull_preferred()) return true;
     return Program::uses.combiner_consumes_slots && frontier_pull_ != FrontierPull::Always;
