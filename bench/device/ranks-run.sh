@@ -14,6 +14,7 @@
 #                   RUNS (1); at scale 24 each run's set-up takes about a minute, so one sample a call
 #   PHASE=all       build, validate, graphs and time in turn (SCALE=20 for a smoke run in one call)
 #   PHASE=time SAMPLES=bfs_q RUNS=2 bash bench/device/ranks-run.sh 25
+# COUNTS ("2 4" where the GPUs are there) picks the rank and partition counts of every phase.
 # Rank counts above the GPUs present are skipped. Logs go to $OUT; each phase prints a summary.
 # A dry run of validate/graphs/time without GPUs: BUILD=<host build with MPI> SUFFIX=_host GPUS=4
 # MPIRUN_ARGS=--oversubscribe.
@@ -152,7 +153,7 @@ graphs() {
   [ -f "$graph" ] || timeout 540 $b/bin/medusa-gen kron --scale "$scale" --symmetric --seed 1 -o "$graph" > /dev/null ||
     { echo "medusa-gen kron --scale $scale failed or timed out"; return 1; }
   echo "graph at $(elapsed)"
-  for n in $(rank_counts); do  # (the same cut for the in-process partitions and the ranks)
+  for n in ${COUNTS:-$(rank_counts)}; do  # (the same cut for the in-process partitions and the ranks)
     [ -f $g/kron$scale.part.$n ] || timeout 540 $b/bin/medusa-part "$graph" -k "$n" -o $g/kron$scale.part.$n > "$out/part-$n.log" 2>&1 ||
       { echo "medusa-part -k $n failed or timed out"; return 1; }
     grep -iE "cut|balance|method" "$out/part-$n.log" | head -3
@@ -162,14 +163,16 @@ graphs() {
 
 time_runs() {
   local graph=$g/kron$scale.medusa-bin
-  if [ ! -f "$graph" ] || { [ "$gpus" -ge 2 ] && [ ! -f $g/kron$scale.part.2 ]; }; then graphs || return 1; fi
+  local first_count
+  first_count=$(echo ${COUNTS:-$(rank_counts)} | cut -d' ' -f1)
+  if [ ! -f "$graph" ] || { [ -n "$first_count" ] && [ ! -f $g/kron$scale.part.$first_count ]; }; then graphs || return 1; fi
   for s in ${SAMPLES:-pagerank bfs_q}; do
     local exe=$b/samples/$s${SUFFIX:-}
     local extra=""
     [ $s = pagerank ] && extra="--iterations 20"
     # shellcheck disable=SC2086
     best_of "$s 1 GPU" $s timeout 300 "$exe" "$graph" $extra
-    for n in $(rank_counts); do
+    for n in ${COUNTS:-$(rank_counts)}; do
       local part="--partition-file $g/kron$scale.part.$n"
       # shellcheck disable=SC2086
       best_of "$s --gpus $n (one process)" $s timeout 300 "$exe" "$graph" $extra --gpus $n $part

@@ -300,8 +300,16 @@ std::vector<std::uint32_t> integer_weights(const EdgeList& edges) {
 }
 
 bool source_in_graph(const Options& opt, const EdgeList& edges) {
-  if (opt.source < edges.vertex_count) return true;
   const std::string name = opt.program.substr(opt.program.find_last_of('/') + 1);
+  if (opt.source < edges.vertex_count) {
+    // (Kronecker and R-MAT graphs leave many vertices isolated, vertex 0 among them at some scales:
+    // a run from there ends after one superstep and times nothing.)
+    const bool has_out_edges = std::find(edges.src.begin(), edges.src.end(), opt.source) != edges.src.end();
+    if (opt.sources == 0 && !edges.src.empty() && !has_out_edges)
+      std::fprintf(stderr, "%s: note: source %u has no out-edges, so the search ends at once; pick another with "
+                   "--source V, or --sources N for N random sources with out-edges\n", name.c_str(), opt.source);
+    return true;
+  }
   std::fprintf(stderr, "%s: source %u is not a vertex (the graph has %u)\n", name.c_str(), opt.source,
                edges.vertex_count);
   return false;

@@ -89,7 +89,8 @@ EdgeList load_edges(const Options& opt, bool weighted = false, EdgeUse use = Edg
 // (io::weight_as).
 std::vector<std::uint32_t> integer_weights(const EdgeList& edges);
 
-// False, after saying so on stderr, when --source names no vertex of the loaded graph.
+// False, after saying so on stderr, when --source names no vertex of the loaded graph; a note on
+// stderr when it names one without out-edges.
 bool source_in_graph(const Options& opt, const EdgeList& edges);
 // The sources of a search sample: --source alone, or with --sources N, N distinct vertices with
 // out-edges drawn with --seed (as Graph500 picks its BFS roots; by rank 0 in a distributed run).
