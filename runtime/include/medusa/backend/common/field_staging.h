@@ -9,24 +9,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace medusa::common {
 
 namespace detail {
 
-// Copies `count` elements of N bytes; record i of the source / destination is found through the
-// strides and, when given, the permutation `order` (applied on the record side).
-template <std::size_t N, class Index>
-inline void copy_elements(const std::byte* src, std::size_t src_stride, std::byte* dst,
-                          std::size_t dst_stride, std::size_t count, const Index* order,
-                          bool order_on_src) {
+// Copies `count` elements of `size` bytes; record i of the source / destination is found through
+// the strides and, when given, the permutation `order` (applied on the record side). `Size` is a
+// std::integral_constant for the common sizes, so that memcpy becomes a single load/store.
+template <class Size, class Index>
+inline void copy_elements(const std::byte* src, std::size_t src_stride, std::byte* dst, std::size_t dst_stride,
+                          Size size, std::size_t count, const Index* order, bool order_on_src) {
   const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(static) if (n > 65536)
   for (std::int64_t i = 0; i < n; ++i) {
     const std::size_t k = order ? static_cast<std::size_t>(order[i]) : static_cast<std::size_t>(i);
     const std::size_t si = order_on_src ? k : static_cast<std::size_t>(i);
     const std::size_t di = order_on_src ? static_cast<std::size_t>(i) : k;
-    std::memcpy(dst + di * dst_stride, src + si * src_stride, N);
+    std::memcpy(dst + di * dst_stride, src + si * src_stride, static_cast<std::size_t>(size));
   }
 }
 
@@ -34,22 +35,14 @@ template <class Index>
 inline void copy_elements_any(const std::byte* src, std::size_t src_stride, std::byte* dst,
                               std::size_t dst_stride, std::size_t size, std::size_t count,
                               const Index* order, bool order_on_src) {
-  // Fixed sizes let memcpy become a single load/store.
+  auto copy = [&](auto fixed) { copy_elements(src, src_stride, dst, dst_stride, fixed, count, order, order_on_src); };
   switch (size) {
-    case 1: return copy_elements<1>(src, src_stride, dst, dst_stride, count, order, order_on_src);
-    case 2: return copy_elements<2>(src, src_stride, dst, dst_stride, count, order, order_on_src);
-    case 4: return copy_elements<4>(src, src_stride, dst, dst_stride, count, order, order_on_src);
-    case 8: return copy_elements<8>(src, src_stride, dst, dst_stride, count, order, order_on_src);
-    case 16: return copy_elements<16>(src, src_stride, dst, dst_stride, count, order, order_on_src);
-    default: break;
-  }
-  const auto n = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::size_t k = order ? static_cast<std::size_t>(order[i]) : static_cast<std::size_t>(i);
-    const std::size_t si = order_on_src ? k : static_cast<std::size_t>(i);
-    const std::size_t di = order_on_src ? static_cast<std::size_t>(i) : k;
-    std::memcpy(dst + di * dst_stride, src + si * src_stride, size);
+    case 1: return copy(std::integral_constant<std::size_t, 1>{});
+    case 2: return copy(std::integral_constant<std::size_t, 2>{});
+    case 4: return copy(std::integral_constant<std::size_t, 4>{});
+    case 8: return copy(std::integral_constant<std::size_t, 8>{});
+    case 16: return copy(std::integral_constant<std::size_t, 16>{});
+    default: return copy(size);
   }
 }
 
