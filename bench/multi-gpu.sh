@@ -28,7 +28,7 @@ graph=$build/$kind$scale.medusa-bin
   echo "|---|---|---|---|---|---|"
 } > "$out"
 for sample in "${samples[@]}"; do
-  extra=""
+  extra="${SEARCH_ARGS:-}"  # (e.g. SEARCH_ARGS="--source V" where vertex 0 is isolated)
   [ "$sample" = pagerank ] && extra="--iterations 20"
   one=""
   for g in 1 "${gpu_counts[@]}"; do

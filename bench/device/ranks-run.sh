@@ -168,7 +168,7 @@ time_runs() {
   if [ ! -f "$graph" ] || { [ -n "$first_count" ] && [ ! -f $g/kron$scale.part.$first_count ]; }; then graphs || return 1; fi
   for s in ${SAMPLES:-pagerank bfs_q}; do
     local exe=$b/samples/$s${SUFFIX:-}
-    local extra=""
+    local extra="${SEARCH_ARGS:-}"  # (e.g. SEARCH_ARGS="--source V" where vertex 0 is isolated)
     [ $s = pagerank ] && extra="--iterations 20"
     # shellcheck disable=SC2086
     best_of "$s 1 GPU" $s timeout 300 "$exe" "$graph" $extra
