@@ -21,21 +21,8 @@ template <class Index>
 __global__ void __launch_bounds__(kBlock)
     scatter_owned_kernel(RouteArrays a, const Index* __restrict__ global_id, std::uint64_t owned) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t l = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; l < owned; l += stride) {
-    const std::uint64_t g = global_id[l];
-    for (int k = 0; k < a.count; ++k) {
-      const std::uint32_t s = a.size[k];
-      std::byte* to = a.to[k] + g * s;
-      const std::byte* from = a.from[k] + l * s;
-      switch (s) {
-        case 1: copy_element<1>(to, from); break;
-        case 2: copy_element<2>(to, from); break;
-        case 4: copy_element<4>(to, from); break;
-        case 8: copy_element<8>(to, from); break;
-        default: copy_element<16>(to, from); break;
-      }
-    }
-  }
+  for (std::uint64_t l = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; l < owned; l += stride)
+    copy_elements(a, global_id[l], l);
 }
 
 // For each owned vertex l (global ID g): the flagged slots g of the senders' outboxes, folded in

@@ -108,8 +108,11 @@ class ByIdOutbox {
         b.d_senders_outboxes_.upload(outboxes.data(), outboxes.size(), e->stream_.get());
         b.d_senders_flags_.allocate(flags.size());
         b.d_senders_flags_.upload(flags.data(), flags.size(), e->stream_.get());
-        e->stream_.sync();  // (the host vectors go away)
       }
+    }
+    for (auto& e : engines) {  // (the host vectors go away; the mirrors' arrays were copied on no engine's stream)
+      gpu::DeviceScope on(e->device_.ordinal);
+      MEDUSA_CUDA_CHECK(cudaDeviceSynchronize());
     }
     return "";
   }
@@ -288,7 +291,8 @@ class ByIdOutbox {
   static void scatter(kernels::RouteArrays& a, Engine& owner, cudaStream_t s) {
     if (a.count != 0 && owner.owned_count_ != 0) {
       const unsigned grid = gpu::grid_for(owner.owned_count_, owner.max_blocks_);
-      kernels::scatter_owned_kernel<VertexId><<<grid, kernels::kBlock, 0, s>>>(a, owner.d_global_id_.data(), owner.owned_count_);
+      kernels::scatter_owned_kernel<VertexId><<<grid, kernels::kBlock, 0, s>>>(a, owner.d_global_id_.data(),
+                                                                               owner.owned_count_);
       MEDUSA_CUDA_CHECK_LAUNCH("scatter_owned_kernel");
     }
     a.count = 0;
