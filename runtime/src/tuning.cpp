@@ -91,6 +91,7 @@ const std::vector<Setting>& settings() {
       toggle("MEDUSA_GATHER_LAUNCHES", &Tuning::gatherOneLaunch, "one", "bins"),
       toggle("MEDUSA_GATHER_LOADS", &Tuning::gatherLoadsAhead, "ahead", "plain"),
       toggle("MEDUSA_SPARSE_REFRESH", &Tuning::sparseRefresh),
+      toggle("MEDUSA_BY_ID_ON_DEVICES", &Tuning::byIdOnDevices),
   };
   return table;
 }

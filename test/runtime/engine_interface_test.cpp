@@ -97,6 +97,21 @@ struct FusingWithoutGather : PlainEngine {
   static constexpr bool kFusesVertexIntoGather = true;
 };
 static_assert(!common::is_partition_engine<FusingWithoutGather>::value);
+// An engine that exchanges reads and sends by id on its devices must also refresh and deliver there.
+struct ByIdOnDevicesWithoutDelivery : PlainEngine {
+  using PlainEngine::PlainEngine;
+  static std::string set_up_by_id_on_devices(std::vector<std::unique_ptr<ByIdOnDevicesWithoutDelivery>>&);
+  static void refresh_by_id_mirrors_on_devices(std::vector<std::unique_ptr<ByIdOnDevicesWithoutDelivery>>&);
+};
+struct ByIdOnDevices : PlainEngine {
+  using PlainEngine::PlainEngine;
+  static std::string set_up_by_id_on_devices(std::vector<std::unique_ptr<ByIdOnDevices>>&);
+  static void refresh_by_id_mirrors_on_devices(std::vector<std::unique_ptr<ByIdOnDevices>>&);
+  static void deliver_sends_by_id_on_devices(std::vector<std::unique_ptr<ByIdOnDevices>>&);
+};
+static_assert(!common::exchanges_by_id_on_devices<PlainEngine>::value);
+static_assert(!common::is_partition_engine<ByIdOnDevicesWithoutDelivery>::value);
+static_assert(common::is_partition_engine<ByIdOnDevices>::value);
 
 }  // namespace
 

@@ -42,6 +42,7 @@ struct Tuning {
   Toggle gatherOneLaunch = Toggle::Auto;   // every degree bin of the gather in one launch
   Toggle gatherLoadsAhead = Toggle::Auto;  // four loads in flight per gather lane
   Toggle sparseRefresh = Toggle::Off;      // replica refresh copies only the changed replicas (off: slower on one GPU)
+  Toggle byIdOnDevices = Toggle::Auto;     // reads and sends by id among one process's partitions stay on the GPUs
 };
 
 // `conf` with every MEDUSA_* schedule variable of the environment applied (Config::vertexOrder,

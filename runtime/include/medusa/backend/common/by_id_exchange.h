@@ -3,16 +3,23 @@
 //
 // Reads: every engine reads the fields read by id (FieldSpec kByIdRead) from a mirror over the whole
 // graph (KernelCtx::by_id_arrays). Before a launch that reads by id, when a launch wrote such a field
-// since the last refresh, the owners' values that changed since are all-gathered (all of them where
-// that is no more bytes) and every engine's mirror updated, so a read sees the field as the launch
-// began, as in one partition.
+// since the last refresh, every mirror takes the owners' values, so a read sees the field as the
+// launch began, as in one partition.
 // Sends: each engine folds its sends into an outbox by global ID with flags (KernelCtx::
-// sent_by_id_flags). Before the Combiner reads the sends, each rank sends the flagged slots to the
-// ranks of their vertices' owners (Transport::all_to_all), and each owner folds those of its
-// vertices into its slots, in the order of the partitions (rank by rank), and marks them received.
+// sent_by_id_flags). Before the Combiner reads the sends, each owner folds the flagged slots of its
+// vertices, in the order of the partitions (rank by rank), and marks them received.
 // The built-in operators other than a floating-point sum or product give the same values as one
 // partition; those two may differ in the last bits, as they do between two runs of one partition
 // (its atomics fold in any order).
+//
+// Two paths, chosen at set-up (--verbose says which):
+//  * on the devices: when every partition is an engine of this process (one rank) and the engine
+//    can (exchanges_by_id_on_devices: the CUDA engine, its GPUs reaching each other), the engines
+//    scatter the owners' values into the mirrors and fold the outboxes among themselves, with no
+//    copy through host memory (cuda/engine/by_id_outbox.cuh);
+//  * through host memory otherwise: the owners' values that changed since the last refresh are
+//    all-gathered (all of them where that is no more bytes) and every mirror rewritten; each rank
+//    sends the flagged slots to the ranks of their vertices' owners (Transport::all_to_all).
 #pragma once
 
 #include <medusa/by_id.h>
@@ -22,6 +29,7 @@
 #include <medusa/program.h>
 #include <medusa/transport/byte_block.h>
 #include <medusa/transport/transport.h>
+#include <medusa/tuning.h>
 #include <medusa/types.h>
 
 #include <algorithm>
@@ -29,6 +37,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -53,6 +62,16 @@ template <class Element>
 struct element_writes_by_id_fields<Element, std::void_t<decltype(Element::medusa_writes_by_id_fields)>>
     : std::bool_constant<Element::medusa_writes_by_id_fields> {};
 
+// An engine that exchanges reads and sends by id among the engines of one process on their devices:
+// its set-up says why it cannot ("" when it can), and the engine interface then asks for
+// refresh_by_id_mirrors_on_devices and deliver_sends_by_id_on_devices (engine_interface.h).
+template <class Engine, class = void>
+struct exchanges_by_id_on_devices : std::false_type {};
+template <class Engine>
+struct exchanges_by_id_on_devices<Engine, std::void_t<decltype(std::string{Engine::set_up_by_id_on_devices(
+                                              std::declval<std::vector<std::unique_ptr<Engine>>&>())})>>
+    : std::true_type {};
+
 // What a block of the exchange is, in the error its reader throws should it end early.
 inline constexpr const char* kByIdBlock = "reads and sends by vertex id: a block from another rank";
 
@@ -64,7 +83,8 @@ class ByIdExchange {
  public:
   // A partitioned run, once its engines exist: engines[i] holds partition partitions[i].
   void set_up(std::uint32_t parts, VertexId global_vertices, const std::vector<std::uint32_t>& partitions,
-              std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, CombinerOp op) {
+              std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, CombinerOp op,
+              Toggle on_devices) {
     if constexpr (Program::uses.reads_by_id || Program::uses.sends_by_id) {
       on_ = true;
       op_ = op;
@@ -92,10 +112,28 @@ class ByIdExchange {
         MEDUSA_REQUIRE(owner_[g] != kNotHere, "reads and sends by vertex id: vertex " + std::to_string(g) +
                                                   " is owned by no partition");
       for (auto& e : engines) e->set_up_by_id(global_vertices);
+      path_ = t.ranks() > 1 ? "through host memory (MPI ranks)" : "through host memory";
+      if constexpr (exchanges_by_id_on_devices<Engine>::value) {
+        if (t.ranks() == 1 && on_devices == Toggle::Off) {
+          path_ += " (switched off: tuning.byIdOnDevices, MEDUSA_BY_ID_ON_DEVICES)";
+        } else if (t.ranks() == 1) {
+          const std::string refused = Engine::set_up_by_id_on_devices(engines);
+          on_devices_ = refused.empty();
+          path_ = on_devices_ ? "on the devices" : "through host memory (" + refused + ")";
+        }
+      }
       if constexpr (Program::uses.reads_by_id)
         for (const FieldSpec& f : Program::vertex_fields)
-          mirror_.emplace_back((f.direction & kByIdRead) != 0 ? global_vertices * f.size : 0);
+          mirror_.emplace_back((f.direction & kByIdRead) != 0 && !on_devices_ ? global_vertices * f.size : 0);
     }
+  }
+  // For --verbose: which path the exchange takes ("" without reads and sends by id).
+  std::string describe() const {
+    if (!on_) return "";
+    return std::string(Program::uses.reads_by_id && Program::uses.sends_by_id ? "reads and sends"
+                       : Program::uses.reads_by_id                           ? "reads"
+                                                                             : "sends") +
+           " by vertex id: " + path_;
   }
 
   // Before a launch of `Element`: refreshes the mirrors if it reads by id and a launch wrote a field
@@ -130,6 +168,9 @@ class ByIdExchange {
   void deliver_sends(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t, int op) {
     if constexpr (Program::uses.sends_by_id) {
       if (!on_) return;
+      if constexpr (exchanges_by_id_on_devices<Engine>::value) {
+        if (on_devices_) return Engine::deliver_sends_by_id_on_devices(engines);
+      }
       const transport::PartitionOwnership own = t.ownership();
       std::vector<std::vector<VertexId>> ids_to(own.ranks);
       std::vector<std::vector<Message>> values_to(own.ranks);
@@ -186,6 +227,9 @@ class ByIdExchange {
   // them (each applies every block), so the owner diffs against its own. In one process nothing
   // crosses a network, and the diff would only add a pass over the values.
   void refresh(std::vector<std::unique_ptr<Engine>>& engines, transport::Transport& t) {
+    if constexpr (exchanges_by_id_on_devices<Engine>::value) {
+      if (on_devices_) return Engine::refresh_by_id_mirrors_on_devices(engines);
+    }
     const bool diff = t.ranks() > 1;
     std::vector<std::byte> mine, values;
     for (std::size_t i = 0; i < engines.size(); ++i) {
@@ -241,6 +285,8 @@ class ByIdExchange {
   }
 
   bool on_ = false;
+  bool on_devices_ = false;  // (else through host memory)
+  std::string path_;
   CombinerOp op_ = MEDUSA_SUM;
   bool stale_ = true;  // (the fields were uploaded, no mirror written yet)
   std::vector<std::uint32_t> engine_of_;        // partition -> this rank's engine, or kNotHere

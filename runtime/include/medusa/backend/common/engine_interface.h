@@ -1,7 +1,8 @@
 // What PartitionedSession (partitioned_session.h) calls on a backend's PartitionEngine: each
 // backend's session header checks its engine with static_assert(is_partition_engine<...>::value).
 // The members a batching or gather-fusing engine (kBatchesSupersteps, kFusesVertexIntoGather) adds
-// are checked only for an engine that declares them.
+// are checked only for an engine that declares them, and so are those of an engine that exchanges
+// reads and sends by id on its devices (set_up_by_id_on_devices, by_id_exchange.h).
 #pragma once
 
 #include <medusa/backend/common/partition_view.h>
@@ -128,6 +129,14 @@ template <class E>
 using batch_active = decltype(bool{std::as_const(engine<E>()).batch_active()});
 template <class E>
 using leave_batch = decltype(engine<E>().leave_batch());
+
+// exchanges_by_id_on_devices: reads and sends by id among the engines of one process, on their devices.
+template <class E>
+using refresh_by_id_mirrors_on_devices =
+    decltype(E::refresh_by_id_mirrors_on_devices(std::declval<std::vector<std::unique_ptr<E>>&>()));
+template <class E>
+using deliver_sends_by_id_on_devices =
+    decltype(E::deliver_sends_by_id_on_devices(std::declval<std::vector<std::unique_ptr<E>>&>()));
 }  // namespace engine_requirements
 
 template <class E, template <class> class Requirement, class = void>
@@ -160,11 +169,19 @@ struct meets_batching<E, true>
                        meets<E, engine_requirements::wants_batch>, meets<E, engine_requirements::start_batch>,
                        meets<E, engine_requirements::batch_active>, meets<E, engine_requirements::leave_batch>> {};
 
+template <class E, bool kOnDevices>
+struct meets_by_id_on_devices : std::true_type {};
+template <class E>
+struct meets_by_id_on_devices<E, true>
+    : std::conjunction<meets<E, engine_requirements::refresh_by_id_mirrors_on_devices>,
+                       meets<E, engine_requirements::deliver_sends_by_id_on_devices>> {};
+
 template <class E, class = void>
 struct meets_optional : std::false_type {};
 template <class E>
 struct meets_optional<E, std::void_t<engine_requirements::flags<E>>>
-    : std::conjunction<meets_gather_fusion<E, E::kFusesVertexIntoGather>, meets_batching<E, E::kBatchesSupersteps>> {};
+    : std::conjunction<meets_gather_fusion<E, E::kFusesVertexIntoGather>, meets_batching<E, E::kBatchesSupersteps>,
+                       meets_by_id_on_devices<E, exchanges_by_id_on_devices<E>::value>> {};
 
 // Whether E provides every member PartitionedSession<Program, E, Exchange> calls.
 template <class E>

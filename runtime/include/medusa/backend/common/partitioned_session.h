@@ -112,7 +112,7 @@ class PartitionedSession : public SessionBase,
                                              ranks_.transport(), conf_.tuning.sparseRefresh);
       holdings_ = ranks_.share_holdings(plan_, s.graph_bytes, s.whole_graph_bytes);
       by_id_.set_up(parts, plan_.global_vertices, ranks_.ownership().partitions_of(parts), engines_, ranks_.transport(),
-                    conf_.combinerOpType);
+                    conf_.combinerOpType, conf_.tuning.byIdOnDevices);
       setup_.lap("exchange");
     }
     use_config(conf_);
@@ -317,6 +317,7 @@ class PartitionedSession : public SessionBase,
            ranks_.describe_holdings(holdings_, parts_);
       if (!hop_choice_.empty()) r += "medusa: " + hop_choice_ + "\n";
       r += "medusa: refreshed per round: " + exchange_->describe() + "\n";
+      if (const std::string by_id = by_id_.describe(); !by_id.empty()) r += "medusa: " + by_id + "\n";
     }
     r += describe_tuning(conf_) + "\n";
     r += "medusa: " + order_.describe() + "\n";
@@ -377,7 +378,7 @@ class PartitionedSession : public SessionBase,
       // Batches of an engine built for the fused forms rely on them (receiver queues, queued frontiers).
       Tuning run = conf_.tuning;
       if ((e->pull_fusion() && !conf_.pullFusion) || run.pushCombine == Toggle::Off || Program::uses.sends_by_id ||
-          (parts_ > 1 && Program::uses.reads_by_id))  // (a mirror refresh goes through the host)
+          (parts_ > 1 && Program::uses.reads_by_id))  // (a mirror refresh is issued between launches, not in a batch)
         run.superstepBatch = SuperstepBatching::Off;
       e->set_run_tuning(run);
     }

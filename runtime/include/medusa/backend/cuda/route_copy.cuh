@@ -33,25 +33,28 @@ __device__ __forceinline__ void copy_element(std::byte* to, const std::byte* fro
   *reinterpret_cast<Bytes<N>*>(to) = *reinterpret_cast<const Bytes<N>*>(from);
 }
 
+// Element `to_at` of array k of `a` = element `from_at` of its source, for every array.
+__device__ __forceinline__ void copy_elements(const RouteArrays& a, std::uint64_t to_at, std::uint64_t from_at) {
+  for (int k = 0; k < a.count; ++k) {
+    const std::uint32_t s = a.size[k];
+    std::byte* to = a.to[k] + to_at * s;
+    const std::byte* from = a.from[k] + from_at * s;
+    switch (s) {
+      case 1: copy_element<1>(to, from); break;
+      case 2: copy_element<2>(to, from); break;
+      case 4: copy_element<4>(to, from); break;
+      case 8: copy_element<8>(to, from); break;
+      default: copy_element<16>(to, from); break;
+    }
+  }
+}
+
 template <class Index>
 __global__ void __launch_bounds__(kBlock)
     route_arrays_kernel(RouteArrays a, const Index* __restrict__ index, std::uint64_t n) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t v = index[i];
-    for (int k = 0; k < a.count; ++k) {
-      const std::uint32_t s = a.size[k];
-      std::byte* to = a.to[k] + i * s;
-      const std::byte* from = a.from[k] + v * s;
-      switch (s) {
-        case 1: copy_element<1>(to, from); break;
-        case 2: copy_element<2>(to, from); break;
-        case 4: copy_element<4>(to, from); break;
-        case 8: copy_element<8>(to, from); break;
-        default: copy_element<16>(to, from); break;
-      }
-    }
-  }
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    copy_elements(a, i, index[i]);
 }
 
 }  // namespace kernels
