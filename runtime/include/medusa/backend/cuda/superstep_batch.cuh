@@ -140,6 +140,12 @@ struct QueuedSuperstepEnd {
   // `last()` (on one thread) and ends the superstep.
   template <class Last>
   __device__ void end_by_last_block(const Last& last) const {
+    if (by_last_block(last)) end_batched_superstep(&partition, 1, host, continue_vote);
+  }
+  // The same without the end (a partition of k, which ends with the others): true on the one
+  // thread that ran `last()`.
+  template <class Last>
+  __device__ bool by_last_block(const Last& last) const {
     __shared__ bool is_last;
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -147,11 +153,11 @@ struct QueuedSuperstepEnd {
       is_last = atomicAdd(&partition.b->blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (!is_last || threadIdx.x != 0) return;
+    if (!is_last || threadIdx.x != 0) return false;
     partition.b->blocks_done = 0;
     __threadfence();
     last();
-    end_batched_superstep(&partition, 1, host, continue_vote);
+    return true;
   }
 };
 
@@ -172,7 +178,8 @@ __global__ void __launch_bounds__(256) clear_frontier_end_batched_superstep_kern
 // replicas [first_replica, end) whose owners SetActive() them. SetActive() queues a vertex on its
 // own partition only; its replicas' flags arrive by the replica exchange, in `landing`. A replica
 // this partition queued itself (an edge-side functor's SetActive() on it) holds its flag already
-// and is not queued twice. O(frontier + replicas) instead of a compaction's O(V).
+// and is not queued twice. O(frontier + replicas) instead of a compaction's O(V). `ending` null:
+// the ending frontier's flags are cleared already (receivers_vertex_end_kernel on a partition).
 template <class Msg>
 __global__ void __launch_bounds__(256)
     queue_replicas_clear_frontier_kernel(const __grid_constant__ KernelCtx<Msg> c, const VertexId* ending,
@@ -181,7 +188,7 @@ __global__ void __launch_bounds__(256)
   await_previous_kernel();
   medusa::detail::bind_step_state(c.step_state);  // (no functor runs here: the contract of a KernelCtx)
   if (b->halted != 0) return;
-  const unsigned long long ending_count = b->active_vertices, replicas = end - first_replica;
+  const unsigned long long ending_count = ending != nullptr ? b->active_vertices : 0, replicas = end - first_replica;
   const unsigned long long n = ending_count > replicas ? ending_count : replicas;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -209,8 +216,9 @@ struct ReceiverTail {
 // the push before dirtied, so that the next push starts from clean ones without a kernel of its own;
 // and the end (the ending frontier's flags cleared, the last block ending the superstep). A road
 // network's level is then two kernels instead of four, each of which costs a launch and a chain of
-// dependent loads.
-template <class Counters, class Msg, class VA, class EA, class Element>
+// dependent loads. `kEndsSuperstep` false: a partition of k, whose superstep ends after the replica
+// exchange, on every partition together; the kernel does all but the stop rule.
+template <class Counters, class Msg, class VA, class EA, class Element, bool kEndsSuperstep = true>
 __global__ void __launch_bounds__(256)
     receivers_vertex_end_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                                 const __grid_constant__ EA ea, const __grid_constant__ Element f,
@@ -235,9 +243,11 @@ __global__ void __launch_bounds__(256)
     if (i < ending) e.clear(i);
   }
   close_block_aggregates<Element>();
-  e.end_by_last_block([&] {
+  const auto last = [&] {
     if (r.stale != nullptr) *r.stale_count = 0;  // (every block read it before it got here)
-  });
+  };
+  if constexpr (kEndsSuperstep) e.end_by_last_block(last);
+  else e.by_last_block(last);
 }
 
 }  // namespace kernels

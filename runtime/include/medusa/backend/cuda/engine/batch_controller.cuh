@@ -35,7 +35,8 @@ class BatchController {
   // issues each step on all of them before the next), the same for one partition and for k:
   // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep of
   //    a partition alone ends in that same kernel, the stop rule included; on one of k partitions
-  //    that kernel queues the replicas the exchange flagged instead.
+  //    that kernel queues the replicas the exchange flagged instead (and clears the ending
+  //    frontier's flags, unless the held VERTEX launch did: join_held_vertex_before_exchange).
   // 2. end_batched_supersteps_together: one kernel applies the stop rule to the votes of all the
   //    partitions and begins the next superstep on each (superstep_batch.cuh).
   // 3. batched_superstep_outcome: the batch's read-back when it is full, `last` (maxIteration) or
@@ -44,6 +45,7 @@ class BatchController {
     Engine& e = self();
     gpu::DeviceScope on(e.device_.ordinal);
     ended_here_ = true;
+    const bool ending_cleared = e.take_ending_cleared();
     if (batch_.stopped()) {
       e.drop_held();  // (it would do nothing)
       return;
@@ -54,7 +56,7 @@ class BatchController {
                      "internal: message slots pending on a pushed frontier in a queued superstep");
       if (!e.whole_graph()) {  // the replicas too, then the superstep ends on every partition together
         e.issue_held();
-        queue_replicas_clear_frontier(s);
+        queue_replicas_clear_frontier(s, ending_cleared);
         e.swap_queued_frontiers();
         ++e.queued_swaps_;
         ended_here_ = false;
@@ -221,14 +223,15 @@ class BatchController {
 
   // The part of a queued superstep's end on one partition of k, before the swap: the replicas whose
   // flags the exchange delivered join the next frontier's queue, and the ending frontier's flags
-  // are cleared (superstep_batch.cuh).
-  void queue_replicas_clear_frontier(cudaStream_t s) {
+  // are cleared unless `ending_cleared` (superstep_batch.cuh).
+  void queue_replicas_clear_frontier(cudaStream_t s, bool ending_cleared) {
     Engine& e = self();
     const VertexId first = e.owned_count_, end = static_cast<VertexId>(e.V_);
-    const std::uint64_t threads = std::max<std::uint64_t>(batch_.vertex_bound(), end - first);
+    const std::uint64_t threads = std::max<std::uint64_t>(ending_cleared ? 0 : batch_.vertex_bound(), end - first);
     gpu::launch_kernel<gpu::kernels::queue_replicas_clear_frontier_kernel<Message>>(
-        gpu::grid_for(threads, e.max_blocks_), 256, s, e.ctx(), e.d_active_vertices_.data(), e.d_active_flags_.data(),
-        batch_.device_state(), first != end ? e.replica_flag_landing() : nullptr, first, end);
+        gpu::grid_for(threads, e.max_blocks_), 256, s, e.ctx(), ending_cleared ? nullptr : e.d_active_vertices_.data(),
+        e.d_active_flags_.data(), batch_.device_state(), first != end ? e.replica_flag_landing() : nullptr, first,
+        end);
     MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_clear_frontier_kernel");
   }
 
