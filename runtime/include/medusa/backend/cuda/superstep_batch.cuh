@@ -206,8 +206,10 @@ struct ReplicaQueueings {
 
 // end_batched_superstep_kernel with each partition's ReplicaQueueing done first, by the kernel's
 // blocks; the last block to finish ends the superstep on every partition. One launch instead of one
-// per partition and one more.
-template <class Counters, class Msg>
+// per partition and one more. `kEndsSuperstep` false: the queueing alone, of a partition on a GPU of
+// its own (end_batched_superstep_kernel ends the superstep after it), since a kernel's atomics on
+// another GPU's queue would cross the peer link.
+template <class Counters, class Msg, bool kEndsSuperstep>
 __global__ void __launch_bounds__(256)
     queue_replicas_end_batched_superstep_kernel(const BatchedPartitions<Counters> parts, const ReplicaQueueings queues,
                                                 HostVotes host, bool continue_vote) {
@@ -231,7 +233,8 @@ __global__ void __launch_bounds__(256)
         medusa::detail::queue_active(c, static_cast<VertexId>(q.first + i));
     }
   }
-  if (is_last_block(&parts.part[0].b->blocks_done)) end_batched_superstep(parts.part, parts.count, host, continue_vote);
+  if constexpr (kEndsSuperstep)
+    if (is_last_block(&parts.part[0].b->blocks_done)) end_batched_superstep(parts.part, parts.count, host, continue_vote);
 }
 
 // The receivers' side of a joined end (receivers_vertex_end_kernel).
@@ -436,9 +439,23 @@ class SuperstepBatch {
                                           const kernels::BatchedPartitions<Counters>& parts,
                                           const kernels::ReplicaQueueings& queues,
                                           const std::array<int, kVoteSlots>& host_votes, bool continue_vote) {
-    launch_kernel<kernels::queue_replicas_end_batched_superstep_kernel<Counters, Msg>>(
+    launch_kernel<kernels::queue_replicas_end_batched_superstep_kernel<Counters, Msg, true>>(
         grid, 256, s, parts, queues, host_votes_of(host_votes), continue_vote);
     MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_end_batched_superstep_kernel");
+  }
+  // The replicas' queueing of one partition alone (`part`, `queue`), on its stream `s`, before
+  // end_together() (partitions on several GPUs).
+  template <class Counters, class Msg>
+  static void queue_replicas(cudaStream_t s, unsigned grid, const kernels::BatchedPartition<Counters>& part,
+                             const kernels::ReplicaQueueing& queue) {
+    kernels::BatchedPartitions<Counters> parts{};
+    kernels::ReplicaQueueings queues{};
+    parts.part[0] = part;
+    parts.count = 1;
+    queues.part[0] = queue;
+    launch_kernel<kernels::queue_replicas_end_batched_superstep_kernel<Counters, Msg, false>>(grid, 256, s, parts,
+                                                                                              queues, HostVotes{}, false);
+    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_end_batched_superstep_kernel (one partition)");
   }
   // The same for a queued superstep whose end the caller launches, joined with other work
   // (PartitionEngine: the VERTEX launch over a push's receivers): what its kernel needs, then

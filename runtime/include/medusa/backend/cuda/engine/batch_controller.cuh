@@ -89,17 +89,27 @@ class BatchController {
     kernels::BatchedPartitions<gpu::StepCounters> parts{};
     kernels::ReplicaQueueings queues{};
     std::uint64_t queue_threads = 0;  // (0: no partition queues replicas)
+    Engine& ender = *engines.back();
+    const bool one_gpu = std::all_of(engines.begin(), engines.end(), [&](const auto& e) {
+      return e->device_.ordinal == ender.device_.ordinal;
+    });
     for (auto& engine : engines) {
       Engine& e = *engine;
       if (e.ended_here_) continue;
       MEDUSA_REQUIRE(parts.count < kernels::kMaxBatchedPartitions, "internal: too many partitions in a batch");
-      queues.part[parts.count] = e.replica_queueing_;
-      queue_threads = std::max(queue_threads, e.replica_queueing_threads_);
-      parts.part[parts.count++] = e.batch_.partition(e.d_counters_.data());
+      const kernels::BatchedPartition<gpu::StepCounters> part = e.batch_.partition(e.d_counters_.data());
+      if (one_gpu) {
+        queues.part[parts.count] = e.replica_queueing_;
+        queue_threads = std::max(queue_threads, e.replica_queueing_threads_);
+      } else if (e.replica_queueing_threads_ != 0) {  // (on its own GPU, before the end)
+        gpu::DeviceScope on(e.device_.ordinal);
+        gpu::SuperstepBatch::queue_replicas<gpu::StepCounters, Message>(
+            e.stream_.get(), gpu::grid_for(e.replica_queueing_threads_, e.max_blocks_), part, e.replica_queueing_);
+      }
+      parts.part[parts.count++] = part;
     }
     if (parts.count == 0) return;
     MEDUSA_REQUIRE(parts.count == engines.size(), "internal: partitions disagree on a batched superstep's end");
-    Engine& ender = *engines.back();
     for (auto& e : engines) {  // the ender waits for the others' compactions
       if (e.get() == &ender) continue;
       e->record_step_event();
