@@ -65,6 +65,7 @@ struct BatchingWithoutReplays : PlainEngine {
   bool hold_receiver_vertex(const Element&);
   bool vertex_held() const;
   void issue_held_vertex();
+  void join_held_vertex_before_exchange();
   void begin_run(bool);
   bool batching() const;
   void end_batched_superstep_here(const std::array<int, kVoteSlots>&);

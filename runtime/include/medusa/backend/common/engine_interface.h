@@ -100,6 +100,8 @@ using vertex_held = decltype(bool{engine<E>().vertex_held()});
 template <class E>
 using issue_held_vertex = decltype(engine<E>().issue_held_vertex());
 template <class E>
+using join_held_vertex_before_exchange = decltype(engine<E>().join_held_vertex_before_exchange());
+template <class E>
 using begin_run = decltype(engine<E>().begin_run(true));
 template <class E>
 using replay_length = decltype(std::uint32_t{engine<E>().replay_length(std::uint32_t{0}, std::uint32_t{0})});
@@ -159,6 +161,7 @@ template <class E>
 struct meets_batching<E, true>
     : std::conjunction<meets<E, engine_requirements::hold_receiver_vertex>,
                        meets<E, engine_requirements::vertex_held>, meets<E, engine_requirements::issue_held_vertex>,
+                       meets<E, engine_requirements::join_held_vertex_before_exchange>,
                        meets<E, engine_requirements::begin_run>, meets<E, engine_requirements::replay_length>,
                        meets<E, engine_requirements::replay_batch>, meets<E, engine_requirements::record_together>,
                        meets<E, engine_requirements::replay_together>, meets<E, engine_requirements::forget_replay>,

@@ -241,7 +241,10 @@ class PartitionedSession : public SessionBase,
         flush_deferred();
         bool held = true;
         for (auto& e : engines_) held = e->hold_receiver_vertex(element) && held;
-        if (held) return;
+        if (held) {
+          if (parts_ > 1) fresh_hop_ = vertex_side_limit();  // (as dispatch() would)
+          return;
+        }
         for (auto& e : engines_) e->issue_held_vertex();  // (held by some partitions only: issued as made)
       }
     }
@@ -355,10 +358,14 @@ class PartitionedSession : public SessionBase,
     } else if constexpr (K == MESSAGE) {  // every local slot
       each([](const PartitionLayout& l) { return LaunchRange::whole(l.vertex_count()); });
     } else {  // VERTEX, MLIST: vertices whose fields and messages are both current
-      const std::uint32_t limit = aggregates_owned_only<Program>() ? 0 : std::min(fresh_hop_, message_hop_);
+      const std::uint32_t limit = vertex_side_limit();
       each([&](const PartitionLayout& l) { return LaunchRange{l.vertices_within(limit), 0, 0}; });
       fresh_hop_ = limit;
     }
+  }
+  // The hops a vertex-side launch runs over on each partition; the vertices beyond fall out of date.
+  std::uint32_t vertex_side_limit() const {
+    return aggregates_owned_only<Program>() ? 0 : std::min(fresh_hop_, message_hop_);
   }
 
   template <class Pred>
@@ -501,7 +508,12 @@ class PartitionedSession : public SessionBase,
   // refresh of their own at the next edge-side launch: nothing runs between the two. (At the last
   // superstep that refresh is one that nothing reads.)
   void refresh_frontier_flags() {
-    if (!exchange_ || !Program::uses.vertex_frontier) return;
+    if (!exchange_) return;
+    // A VERTEX launch held for the superstep's end sets flags that the refresh copies: each
+    // partition issues it now, joined with the part of the end that needs no other partition.
+    if constexpr (Engine::kBatchesSupersteps)
+      for (auto& e : engines_) e->join_held_vertex_before_exchange();
+    if (!Program::uses.vertex_frontier) return;
     if (fresh_hop_ < hops_ && refreshes_fields_with_flags()) {
       stats_.exchange_bytes += exchange_->refresh_fields_and_flags();
       fresh_hop_ = hops_;

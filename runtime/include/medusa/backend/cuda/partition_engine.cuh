@@ -175,7 +175,7 @@ class PartitionEngine : private gpu::EngineCore,
     // In a batch, SetActive() queues the next frontier itself; the flag buffers then trade places
     // each superstep, which pending slots on a pushed frontier's flags would not survive. On a
     // partition of k the replicas' flags come from the exchange, not SetActive(): the superstep's
-    // end queues them (queue_replicas_clear_frontier_kernel). Not with priority buckets: their
+    // end queues them (queue_replicas_end_batched_superstep_kernel). Not with priority buckets: their
     // next frontier is a bucket of the flagged vertices, not all.
     queued_frontier_ = batches && pull_fusion_ && Program::uses.vertex_frontier &&
                        Program::uses.combiner_consumes_slots && !this->priority_buckets();

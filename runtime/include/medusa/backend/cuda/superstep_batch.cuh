@@ -41,7 +41,7 @@ struct BatchState {
   unsigned stop_step;                      // and which
   unsigned step;                           // the superstep being run (on the device: a replayed
                                            // batch's launches carry no superstep numbers)
-  unsigned blocks_done;                    // of the superstep's end (clear_frontier_end_...)
+  unsigned blocks_done;                    // of the superstep's end (is_last_block)
   unsigned long long receivers[2];         // lengths of the receiver queues (PartitionEngine)
   unsigned long long bucketed_vertices;    // after the last superstep's end (BatchPolicy::sparse_buckets)
 };
@@ -120,6 +120,23 @@ __global__ void end_batched_superstep_kernel(const BatchedPartitions<Counters> p
   end_batched_superstep(parts.part, parts.count, host, continue_vote);
 }
 
+// Called by every thread of every block after its share of a kernel that ends a superstep: true on
+// thread 0 of the last block to get here, once every other block's writes are visible to it.
+// `blocks_done` (BatchState) is back at 0 for the next such kernel.
+__device__ inline bool is_last_block(unsigned* blocks_done) {
+  __shared__ bool is_last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    is_last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last || threadIdx.x != 0) return false;
+  *blocks_done = 0;
+  __threadfence();
+  return true;
+}
+
 // The end of a batched superstep whose next frontier SetActive() queued (KernelCtx::next_active_queue):
 // the flags of the frontier that ends, `flags` (its flag buffer becomes the next superstep's
 // SetActive flags), are cleared by the kernel's blocks, then the last block to finish ends the
@@ -140,18 +157,15 @@ struct QueuedSuperstepEnd {
   // `last()` (on one thread) and ends the superstep.
   template <class Last>
   __device__ void end_by_last_block(const Last& last) const {
-    __shared__ bool is_last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();
-      is_last = atomicAdd(&partition.b->blocks_done, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!is_last || threadIdx.x != 0) return;
-    partition.b->blocks_done = 0;
-    __threadfence();
+    if (by_last_block(last)) end_batched_superstep(&partition, 1, host, continue_vote);
+  }
+  // The same without the end (a partition of k, which ends with the others): true on the one
+  // thread that ran `last()`.
+  template <class Last>
+  __device__ bool by_last_block(const Last& last) const {
+    if (!is_last_block(&partition.b->blocks_done)) return false;
     last();
-    end_batched_superstep(&partition, 1, host, continue_vote);
+    return true;
   }
 };
 
@@ -167,29 +181,60 @@ __global__ void __launch_bounds__(256) clear_frontier_end_batched_superstep_kern
   e.end_by_last_block([] {});
 }
 
-// The end of a queued superstep on one partition of k, before end_batched_superstep_kernel ends it
-// on all of them: clears the ending frontier's flags (as QueuedSuperstepEnd does) and queues the
-// replicas [first_replica, end) whose owners SetActive() them. SetActive() queues a vertex on its
-// own partition only; its replicas' flags arrive by the replica exchange, in `landing`. A replica
-// this partition queued itself (an edge-side functor's SetActive() on it) holds its flag already
-// and is not queued twice. O(frontier + replicas) instead of a compaction's O(V).
-template <class Msg>
+// A partition of k's share of the end of a queued superstep, done by the kernel that ends it on
+// every partition (queue_replicas_end_batched_superstep_kernel), after the replica exchange. The
+// replicas [first, end) whose owners SetActive() them join the next frontier's queue: SetActive()
+// queues a vertex on its own partition only, and its replicas' flags arrive by the exchange, in
+// `landing`. A replica this partition queued itself (an edge-side functor's SetActive() on it)
+// holds its flag already and is not queued twice. And the ending frontier's flags are cleared, as
+// QueuedSuperstepEnd does (`ending` null: the VERTEX launch over the receivers cleared them). O(frontier
+// + replicas) instead of a compaction's O(V). All null: a partition whose superstep compacted.
+struct ReplicaQueueing {
+  const std::uint8_t* landing = nullptr;
+  VertexId first = 0, end = 0;
+  const VertexId* ending = nullptr;
+  std::uint8_t* ending_flags = nullptr;
+  // What SetActive() queues through (KernelCtx): the next frontier's flags, queue and counts.
+  const EdgeIndex* out_offsets = nullptr;
+  std::uint8_t* next_flags = nullptr;
+  VertexId* next_queue = nullptr;
+  unsigned long long* next_counts = nullptr;
+};
+struct ReplicaQueueings {
+  ReplicaQueueing part[kMaxBatchedPartitions];
+};
+
+// end_batched_superstep_kernel with each partition's ReplicaQueueing done first, by the kernel's
+// blocks; the last block to finish ends the superstep on every partition. One launch instead of one
+// per partition and one more. `kEndsSuperstep` false: the queueing alone, of a partition on a GPU of
+// its own (end_batched_superstep_kernel ends the superstep after it), since a kernel's atomics on
+// another GPU's queue would cross the peer link.
+template <class Counters, class Msg, bool kEndsSuperstep>
 __global__ void __launch_bounds__(256)
-    queue_replicas_clear_frontier_kernel(const __grid_constant__ KernelCtx<Msg> c, const VertexId* ending,
-                                         std::uint8_t* ending_flags, const BatchState* b,
-                                         const std::uint8_t* landing, VertexId first_replica, VertexId end) {
+    queue_replicas_end_batched_superstep_kernel(const BatchedPartitions<Counters> parts, const ReplicaQueueings queues,
+                                                HostVotes host, bool continue_vote) {
   await_previous_kernel();
-  medusa::detail::bind_step_state(c.step_state);  // (no functor runs here: the contract of a KernelCtx)
-  if (b->halted != 0) return;
-  const unsigned long long ending_count = b->active_vertices, replicas = end - first_replica;
-  const unsigned long long n = ending_count > replicas ? ending_count : replicas;
+  if (parts.part[0].b->halted != 0) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    if (i < ending_count) ending_flags[ending[i]] = 0;
-    if (i < replicas && landing[first_replica + i] != 0)
-      medusa::detail::queue_active(c, static_cast<VertexId>(first_replica + i));
+  for (unsigned p = 0; p < parts.count; ++p) {
+    const ReplicaQueueing& q = queues.part[p];
+    KernelCtx<Msg> c;  // (queue_active reads these alone)
+    c.out_offsets = q.out_offsets;
+    c.next_active_vertex = q.next_flags;
+    c.next_active_queue = q.next_queue;
+    c.next_active_counts = q.next_counts;
+    const unsigned long long ending_count = q.ending != nullptr ? parts.part[p].b->active_vertices : 0;
+    const unsigned long long replicas = q.landing != nullptr ? q.end - q.first : 0;
+    const unsigned long long n = ending_count > replicas ? ending_count : replicas;
+    for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+      if (i < ending_count) q.ending_flags[q.ending[i]] = 0;
+      if (i < replicas && q.landing[q.first + i] != 0)
+        medusa::detail::queue_active(c, static_cast<VertexId>(q.first + i));
+    }
   }
+  if constexpr (kEndsSuperstep)
+    if (is_last_block(&parts.part[0].b->blocks_done)) end_batched_superstep(parts.part, parts.count, host, continue_vote);
 }
 
 // The receivers' side of a joined end (receivers_vertex_end_kernel).
@@ -209,8 +254,9 @@ struct ReceiverTail {
 // the push before dirtied, so that the next push starts from clean ones without a kernel of its own;
 // and the end (the ending frontier's flags cleared, the last block ending the superstep). A road
 // network's level is then two kernels instead of four, each of which costs a launch and a chain of
-// dependent loads.
-template <class Counters, class Msg, class VA, class EA, class Element>
+// dependent loads. `kEndsSuperstep` false: a partition of k, whose superstep ends after the replica
+// exchange, on every partition together; the kernel does all but the stop rule.
+template <class Counters, class Msg, class VA, class EA, class Element, bool kEndsSuperstep = true>
 __global__ void __launch_bounds__(256)
     receivers_vertex_end_kernel(const __grid_constant__ KernelCtx<Msg> c, const __grid_constant__ VA va,
                                 const __grid_constant__ EA ea, const __grid_constant__ Element f,
@@ -235,9 +281,11 @@ __global__ void __launch_bounds__(256)
     if (i < ending) e.clear(i);
   }
   close_block_aggregates<Element>();
-  e.end_by_last_block([&] {
+  const auto last = [&] {
     if (r.stale != nullptr) *r.stale_count = 0;  // (every block read it before it got here)
-  });
+  };
+  if constexpr (kEndsSuperstep) e.end_by_last_block(last);
+  else e.by_last_block(last);
 }
 
 }  // namespace kernels
@@ -383,6 +431,31 @@ class SuperstepBatch {
     launch_kernel<kernels::end_batched_superstep_kernel<Counters>>(1, 32, s, parts, host_votes_of(host_votes),
                                                                    continue_vote);
     MEDUSA_CUDA_CHECK_LAUNCH("end_batched_superstep_kernel");
+  }
+  // The same, with the partitions' replicas queued and their ending frontiers' flags cleared first
+  // (ReplicaQueueing), on `grid` blocks enough for the largest of them.
+  template <class Counters, class Msg>
+  static void queue_replicas_end_together(cudaStream_t s, unsigned grid,
+                                          const kernels::BatchedPartitions<Counters>& parts,
+                                          const kernels::ReplicaQueueings& queues,
+                                          const std::array<int, kVoteSlots>& host_votes, bool continue_vote) {
+    launch_kernel<kernels::queue_replicas_end_batched_superstep_kernel<Counters, Msg, true>>(
+        grid, 256, s, parts, queues, host_votes_of(host_votes), continue_vote);
+    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_end_batched_superstep_kernel");
+  }
+  // The replicas' queueing of one partition alone (`part`, `queue`), on its stream `s`, before
+  // end_together() (partitions on several GPUs).
+  template <class Counters, class Msg>
+  static void queue_replicas(cudaStream_t s, unsigned grid, const kernels::BatchedPartition<Counters>& part,
+                             const kernels::ReplicaQueueing& queue) {
+    kernels::BatchedPartitions<Counters> parts{};
+    kernels::ReplicaQueueings queues{};
+    parts.part[0] = part;
+    parts.count = 1;
+    queues.part[0] = queue;
+    launch_kernel<kernels::queue_replicas_end_batched_superstep_kernel<Counters, Msg, false>>(grid, 256, s, parts,
+                                                                                              queues, HostVotes{}, false);
+    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_end_batched_superstep_kernel (one partition)");
   }
   // The same for a queued superstep whose end the caller launches, joined with other work
   // (PartitionEngine: the VERTEX launch over a push's receivers): what its kernel needs, then

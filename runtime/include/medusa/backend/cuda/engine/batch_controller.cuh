@@ -35,15 +35,18 @@ class BatchController {
   // issues each step on all of them before the next), the same for one partition and for k:
   // 1. end_batched_superstep_here: the partition's frontiers are promoted. A queued superstep of
   //    a partition alone ends in that same kernel, the stop rule included; on one of k partitions
-  //    that kernel queues the replicas the exchange flagged instead.
-  // 2. end_batched_supersteps_together: one kernel applies the stop rule to the votes of all the
-  //    partitions and begins the next superstep on each (superstep_batch.cuh).
+  //    the queue of the replicas the exchange flagged is left to step 2 (ReplicaQueueing).
+  // 2. end_batched_supersteps_together: one kernel queues those replicas, applies the stop rule to
+  //    the votes of all the partitions and begins the next superstep on each (superstep_batch.cuh).
   // 3. batched_superstep_outcome: the batch's read-back when it is full, `last` (maxIteration) or
   //    already read back.
   void end_batched_superstep_here(const std::array<int, kVoteSlots>& host_votes) {
     Engine& e = self();
     gpu::DeviceScope on(e.device_.ordinal);
     ended_here_ = true;
+    replica_queueing_ = {};
+    replica_queueing_threads_ = 0;
+    const bool ending_cleared = e.take_ending_cleared();
     if (batch_.stopped()) {
       e.drop_held();  // (it would do nothing)
       return;
@@ -54,7 +57,7 @@ class BatchController {
                      "internal: message slots pending on a pushed frontier in a queued superstep");
       if (!e.whole_graph()) {  // the replicas too, then the superstep ends on every partition together
         e.issue_held();
-        queue_replicas_clear_frontier(s);
+        leave_replica_queueing(ending_cleared);
         e.swap_queued_frontiers();
         ++e.queued_swaps_;
         ended_here_ = false;
@@ -84,15 +87,29 @@ class BatchController {
   template <class Engines>
   static void end_batched_supersteps_together(Engines& engines, const std::array<int, kVoteSlots>& host_votes) {
     kernels::BatchedPartitions<gpu::StepCounters> parts{};
+    kernels::ReplicaQueueings queues{};
+    std::uint64_t queue_threads = 0;  // (0: no partition queues replicas)
+    Engine& ender = *engines.back();
+    const bool one_gpu = std::all_of(engines.begin(), engines.end(), [&](const auto& e) {
+      return e->device_.ordinal == ender.device_.ordinal;
+    });
     for (auto& engine : engines) {
       Engine& e = *engine;
       if (e.ended_here_) continue;
       MEDUSA_REQUIRE(parts.count < kernels::kMaxBatchedPartitions, "internal: too many partitions in a batch");
-      parts.part[parts.count++] = e.batch_.partition(e.d_counters_.data());
+      const kernels::BatchedPartition<gpu::StepCounters> part = e.batch_.partition(e.d_counters_.data());
+      if (one_gpu) {
+        queues.part[parts.count] = e.replica_queueing_;
+        queue_threads = std::max(queue_threads, e.replica_queueing_threads_);
+      } else if (e.replica_queueing_threads_ != 0) {  // (on its own GPU, before the end)
+        gpu::DeviceScope on(e.device_.ordinal);
+        gpu::SuperstepBatch::queue_replicas<gpu::StepCounters, Message>(
+            e.stream_.get(), gpu::grid_for(e.replica_queueing_threads_, e.max_blocks_), part, e.replica_queueing_);
+      }
+      parts.part[parts.count++] = part;
     }
     if (parts.count == 0) return;
     MEDUSA_REQUIRE(parts.count == engines.size(), "internal: partitions disagree on a batched superstep's end");
-    Engine& ender = *engines.back();
     for (auto& e : engines) {  // the ender waits for the others' compactions
       if (e.get() == &ender) continue;
       e->record_step_event();
@@ -100,7 +117,12 @@ class BatchController {
     }
     {
       gpu::DeviceScope on(ender.device_.ordinal);
-      gpu::SuperstepBatch::end_together(ender.stream_.get(), parts, host_votes, Program::uses.continue_vote);
+      if (queue_threads != 0)
+        gpu::SuperstepBatch::queue_replicas_end_together<gpu::StepCounters, Message>(
+            ender.stream_.get(), gpu::grid_for(queue_threads, ender.max_blocks_), parts, queues, host_votes,
+            Program::uses.continue_vote);
+      else
+        gpu::SuperstepBatch::end_together(ender.stream_.get(), parts, host_votes, Program::uses.continue_vote);
     }
     if (engines.size() == 1) return;
     ender.record_step_event();
@@ -219,17 +241,29 @@ class BatchController {
   Engine& self() { return static_cast<Engine&>(*this); }
   const Engine& self() const { return static_cast<const Engine&>(*this); }
 
-  // The part of a queued superstep's end on one partition of k, before the swap: the replicas whose
-  // flags the exchange delivered join the next frontier's queue, and the ending frontier's flags
-  // are cleared (superstep_batch.cuh).
-  void queue_replicas_clear_frontier(cudaStream_t s) {
+  // The part of a queued superstep's end on one partition of k that end_batched_supersteps_together
+  // does, taken before the swap (ReplicaQueueing, superstep_batch.cuh): the replicas whose flags the
+  // exchange delivered join the next frontier's queue, and the ending frontier's flags are cleared
+  // unless `ending_cleared`.
+  void leave_replica_queueing(bool ending_cleared) {
     Engine& e = self();
     const VertexId first = e.owned_count_, end = static_cast<VertexId>(e.V_);
-    const std::uint64_t threads = std::max<std::uint64_t>(batch_.vertex_bound(), end - first);
-    gpu::launch_kernel<gpu::kernels::queue_replicas_clear_frontier_kernel<Message>>(
-        gpu::grid_for(threads, e.max_blocks_), 256, s, e.ctx(), e.d_active_vertices_.data(), e.d_active_flags_.data(),
-        batch_.device_state(), first != end ? e.replica_flag_landing() : nullptr, first, end);
-    MEDUSA_CUDA_CHECK_LAUNCH("queue_replicas_clear_frontier_kernel");
+    kernels::ReplicaQueueing& q = replica_queueing_;
+    if (first != end) {
+      q.landing = e.replica_flag_landing();
+      q.first = first;
+      q.end = end;
+    }
+    if (!ending_cleared) {
+      q.ending = e.d_active_vertices_.data();
+      q.ending_flags = e.d_active_flags_.data();
+    }
+    q.out_offsets = e.d_out_offsets_.data();
+    q.next_flags = e.d_next_active_vertex_.data();
+    q.next_queue = e.d_next_queue_.data();
+    q.next_counts = &e.d_counters_.data()->next_active_vertices;  // (then next_active_vertex_edges)
+    // (at least one thread: the kernel that queues ends the superstep)
+    replica_queueing_threads_ = std::max<std::uint64_t>({1, ending_cleared ? 0 : batch_.vertex_bound(), end - first});
   }
 
   // Cross-stream order between partitions at a batched superstep's end.
@@ -341,6 +375,10 @@ class BatchController {
 
   gpu::SuperstepBatch batch_;
   bool ended_here_ = false;  // the batched superstep being ended ended on this partition alone
+  // This partition's share of end_batched_supersteps_together (leave_replica_queueing), and the
+  // threads it takes; 0: none (it compacted, or ended alone).
+  kernels::ReplicaQueueing replica_queueing_{};
+  std::uint64_t replica_queueing_threads_ = 0;
   std::unique_ptr<gpu::Event> step_event_;  // (record_step_event)
   std::vector<cudaStream_t> side_streams_;   // (add_side_stream)
   bool step_batchable_ = false;  // every operation of this superstep could have run in a batch

@@ -49,7 +49,7 @@ class Frontiers {
   std::uint8_t* next_vertex_flags() { return d_next_active_vertex_.data(); }  // (replica exchange: the owners')
   // Where the replica exchange copies the replicas' flags: into the next frontier's flags, which
   // the compaction reads; in a queued superstep of a partition into a buffer of their own, which
-  // its end queues the replicas from (queue_replicas_clear_frontier_kernel).
+  // its end queues the replicas from (queue_replicas_end_batched_superstep_kernel).
   std::uint8_t* replica_flag_landing() {
     return queues_next_frontier() && !self().whole_graph() ? d_replica_flags_.data()
                                                                   : d_next_active_vertex_.data();
