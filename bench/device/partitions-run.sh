@@ -17,7 +17,7 @@ b=build-b
 if [ -x build-gpu/samples/bfs_q ]; then b=build-gpu  # session-check.sh's build of this tree
 else cmake -S . -B build-b "${common[@]}" -DMEDUSA_PREGENERATED_DIR=$root/.carry/gen > $OUT/cfg-b.log 2>&1 || { tail -30 $OUT/cfg-b.log; exit 1; }
 fi
-targets=(pagerank bfs_q cc sssp_q medusa-gen medusa-part)
+targets=(pagerank bfs_q cc cc_lp sssp_q medusa-gen medusa-part)
 (cmake --build $b -j 16 --target "${targets[@]}" > $OUT/build-b.log 2>&1 || echo "build B failed") &
 if [ -z "${SKIP_A:-}" ]; then
   cmake -S .carry/base -B build-a "${common[@]}" -DMEDUSA_PREGENERATED_DIR=$root/.carry/gen-base > $OUT/cfg-a.log 2>&1 || { tail -30 $OUT/cfg-a.log; exit 1; }
@@ -43,6 +43,7 @@ for k in ${PARTS:-1 2 4}; do
   workloads="pagerank $g/kron22.medusa-bin --iterations 20 $p $(pk kron22)
 bfs_q $g/kron22.medusa-bin $p $(pk kron22)
 cc $g/kron22.medusa-bin $p $(pk kron22)
+cc_lp $g/kron22.medusa-bin $p $(pk kron22)
 bfs_q $g/road.medusa-bin $p $(pk road)"
   if [ -n "${SKIP_A:-}" ]; then  # this tree only, one timed run each
     while read -r s args; do
