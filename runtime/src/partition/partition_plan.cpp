@@ -178,8 +178,8 @@ std::vector<VertexId> grouped_by_owner(const std::vector<VertexId>& ascending, c
   for (VertexId v : ascending) out[next[a.part_of[v]]++] = v;
   if (owned_order != VertexOrder::Degree) return out;  // (ascending ID is the owner's order)
   for (std::uint32_t q = 0; q < a.parts; ++q)
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(group_begin[q]), out.begin() + static_cast<std::ptrdiff_t>(next[q]),
-              [&](VertexId x, VertexId y) { return rank[x] < rank[y]; });
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(group_begin[q]),
+              out.begin() + static_cast<std::ptrdiff_t>(next[q]), [&](VertexId x, VertexId y) { return rank[x] < rank[y]; });
   return out;
 }
 
