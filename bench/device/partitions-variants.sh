@@ -16,7 +16,7 @@ for k in ${PARTS:-2 4}; do
   p="--gpus 1 --partitions-per-gpu $k --partition-file $g/kron22.part.$k"
   [ "$k" = 1 ] && p=""
   for v in "${variants[@]}"; do
-    for s in "pagerank --iterations 20" "bfs_q " "cc "; do
+    for s in "pagerank --iterations 20" "bfs_q " "cc_lp " "cc "; do
       # shellcheck disable=SC2086
       echo "k=$k $s [$v]: $(env ${ENVS:-} timeout 120 build-b/samples/${s%% *} $g/kron22.medusa-bin ${s#* } $p $v 2>&1 | grep -E "^${s%% *}: [0-9]+ supersteps" | head -1 | sed -E 's/, [0-9.]+ GTEPS.*//')"
     done

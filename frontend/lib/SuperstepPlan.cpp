@@ -87,9 +87,14 @@ class Planner {
     if (uses.reads_by_id || uses.sends_by_id)
       p.run_time.push_back("vertex order: the input's, since functors hold vertex ids (reads or sends by id; "
                            "partitions: a whole-graph mirror of the fields read by id, sends delivered to the owners)");
+    else if (!uses.vertex_frontier && !uses.edge_frontier)
+      p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
+                           "edge endpoints (one partition, and each partition's own vertices: no frontier, so "
+                           "every superstep reads every vertex)");
     else
       p.run_time.push_back("vertex order: by degree when the graph is large and a few hubs hold a fifth of the "
-                           "edge endpoints (one partition)");
+                           "edge endpoints (one partition; partitions only when the seeds' out-edges are E/8 or "
+                           "more: a frontier from a few seeds runs as a queue)");
     if (uses.vertex_frontier && model_.aggregates.empty() && !uses.sends_by_id)
       p.run_time.push_back("batches: sparse supersteps issued 16 at a time with one read-back, after 8 in a row");
     return p;

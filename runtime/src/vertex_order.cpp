@@ -56,33 +56,65 @@ std::uint64_t available_host_bytes() {
   return 0;
 }
 
-VertexOrderChoice choose_vertex_order(const Topology& t, VertexOrder requested, std::uint64_t available_host_bytes) {
+namespace {
+
+// Auto's rule before the memory check, with its reason: `c` gets Degree when it pays.
+void choose_by_hub_share(const Topology& t, const std::string& prefix, VertexOrderChoice& c) {
+  if (t.vertex_count < kDegreeOrderMinVertices) {
+    c.reason = prefix + "fewer than " + std::to_string(kDegreeOrderMinVertices) + " vertices";
+    return;
+  }
+  c.hub_share = hub_share(t);
+  char share[64];
+  std::snprintf(share, sizeof share, "the top 1%% of vertices hold %.1f%% of edge endpoints", 100.0 * c.hub_share);
+  c.reason = prefix + share;
+  if (!degree_order_pays(t.vertex_count, c.hub_share)) {
+    c.reason += " (degree order from 20%)";
+    return;
+  }
+  c.order = VertexOrder::Degree;
+}
+
+VertexOrderChoice as_requested(VertexOrder requested) {
   VertexOrderChoice c;
   c.requested = requested;
   if (requested != VertexOrder::Auto) {
     c.order = requested;
     c.reason = "requested";
-    return c;
   }
-  if (t.vertex_count < kDegreeOrderMinVertices) {
-    c.reason = "auto: fewer than " + std::to_string(kDegreeOrderMinVertices) + " vertices";
-    return c;
-  }
-  c.hub_share = hub_share(t);
-  char share[64];
-  std::snprintf(share, sizeof share, "the top 1%% of vertices hold %.1f%% of edge endpoints", 100.0 * c.hub_share);
-  if (!degree_order_pays(t.vertex_count, c.hub_share)) {
-    c.reason = std::string("auto: ") + share + " (degree order from 20%)";
-    return c;
-  }
+  return c;
+}
+
+}  // namespace
+
+VertexOrderChoice choose_vertex_order(const Topology& t, VertexOrder requested, std::uint64_t available_host_bytes) {
+  VertexOrderChoice c = as_requested(requested);
+  if (requested != VertexOrder::Auto) return c;
+  choose_by_hub_share(t, "auto: ", c);
+  if (!c.by_degree()) return c;
   const std::uint64_t bytes = degree_ordered_layout_bytes(t);
   if (available_host_bytes != 0 && bytes > available_host_bytes / 2) {
-    c.reason = std::string("auto: ") + share + ", but the renumbered topology (" + std::to_string(bytes >> 20) +
-               " MiB) would take more than half the host's available memory";
+    c.order = VertexOrder::Input;
+    c.reason += ", but the renumbered topology (" + std::to_string(bytes >> 20) +
+                " MiB) would take more than half the host's available memory";
+  }
+  return c;
+}
+
+VertexOrderChoice choose_partition_vertex_order(const Topology& t, VertexOrder requested, const ProgramReach& program) {
+  VertexOrderChoice c = as_requested(requested);
+  if (requested != VertexOrder::Auto) return c;
+  if (program.by_id) {
+    c.reason = "auto: the program reads or sends by vertex id";
     return c;
   }
-  c.order = VertexOrder::Degree;
-  c.reason = std::string("auto: ") + share;
+  if (!program.every_vertex()) {
+    c.reason = "auto: a frontier from seeds with " + std::to_string(program.seed_edges) + " of " +
+               std::to_string(program.edges) + " out-edges (under E/" + std::to_string(program.dense_fraction) +
+               ") runs as a queue, which degree order slows";
+    return c;
+  }
+  choose_by_hub_share(t, program.frontier ? "auto: a frontier that starts dense; " : "auto: no frontier; ", c);
   return c;
 }
 

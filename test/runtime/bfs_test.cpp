@@ -7,6 +7,7 @@
 
 #include "support/cpu_reference.h"
 #include "support/emv_launch.h"
+#include "support/random_graph.h"
 #include "support/scoped_env.h"
 #include "support/test_graphs.h"
 
@@ -284,6 +285,25 @@ TEST_CASE("BFS-Q (SetActive frontier, Active and Received domains) matches a que
       CHECK(stats.edges_visited == reachable_out_edges);
     }
   }
+}
+
+// VertexOrder::Auto on partitions: a frontier from one seed runs as a queue, so the same hub graph
+// that orders PageRank's partitions by degree keeps BFS-Q's in input order.
+TEST_CASE("BFS-Q on 2 partitions: auto keeps a hub graph's input order for a frontier from one seed", "[runtime][partition]") {
+  using namespace bfs_test;
+  const medusa_test::EdgeList el = medusa_test::hub_graph(70000, 100000, 4321, 3);
+  const medusa::VertexId source = 17;
+  medusa::Graph<VertexQ, EdgeQ> graph(el.vertex_count);
+  graph.SetEdges(el.src, el.dst);
+  graph.vertex(source).level = 0;
+  graph.SetActive(source);
+  auto device = medusa::Init_Device_DS(
+      graph, medusa_test::PartitionCase{"2 contiguous partitions", 2, 1, medusa::PartitionMethod::Contiguous}.apply({}));
+  CHECK(device.plan().owned_order == medusa::VertexOrder::Input);
+  CHECK_THAT(device.report(), Catch::Contains("input IDs (auto: a frontier from seeds with"));
+  device.Run(BfsQ);
+  device.Dump_Result(graph);
+  check_levels(graph, medusa_test::bfs_reference(el, source));
 }
 
 // A 32 x 32 grid cut into two bands of rows: BFS from a corner changes the level of each boundary

@@ -1,6 +1,6 @@
 // Degree vertex order: the renumbered layout keeps every edge and each vertex's edge order, Auto
-// picks it only for large skewed graphs, and partitions order their owned vertices by it (host
-// only: no functors).
+// picks it only for large skewed graphs (on partitions only for programs that read every vertex),
+// and partitions order their owned vertices and replicas by it (host only: no functors).
 #include <medusa/partition/assignment.h>
 #include <medusa/partition/plan.h>
 #include <medusa/topology.h>
@@ -116,7 +116,44 @@ TEST_CASE("Auto vertex order: degree for large graphs with hubs only", "[runtime
   CHECK_FALSE(medusa::choose_vertex_order(hub, VertexOrder::Input, 0).by_degree());
 }
 
-TEST_CASE("Partitions in degree order: owned vertices by degree, replica routes follow them",
+TEST_CASE("Auto vertex order on partitions: degree for programs that read every vertex, input for a queue frontier",
+          "[runtime][vertex-order][partition]") {
+  const Topology hub = star(70000, 12345);
+  medusa::ProgramReach pagerank;  // no frontier
+  pagerank.edges = hub.edge_count;
+  const medusa::VertexOrderChoice all = medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, pagerank);
+  CHECK(all.by_degree());
+  CHECK(all.describe() ==
+        "vertex order: by descending degree (auto: no frontier; the top 1% of vertices hold 50.5% of edge endpoints)");
+  CHECK_FALSE(medusa::choose_partition_vertex_order(ring(70000), VertexOrder::Auto, pagerank).by_degree());
+  CHECK(medusa::choose_partition_vertex_order(star(1000, 0), VertexOrder::Auto, pagerank).reason ==
+        "auto: no frontier; fewer than 65536 vertices");
+
+  medusa::ProgramReach bfs = pagerank;  // one seed: 2 of the star's 140,000 edges
+  bfs.frontier = true;
+  bfs.seed_edges = hub.out_degree(0);
+  const medusa::VertexOrderChoice queue = medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, bfs);
+  CHECK_FALSE(queue.by_degree());
+  CHECK(queue.reason == "auto: a frontier from seeds with 1 of 140000 out-edges (under E/8) runs as a queue, which "
+                        "degree order slows");
+  CHECK(medusa::choose_partition_vertex_order(hub, VertexOrder::Degree, bfs).by_degree());
+
+  medusa::ProgramReach label_propagation = bfs;  // seeds that reach an eighth of the edges start dense
+  label_propagation.seed_edges = hub.edge_count / 8;
+  const medusa::VertexOrderChoice dense = medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, label_propagation);
+  CHECK(dense.by_degree());
+  CHECK_THAT(dense.reason, Catch::StartsWith("auto: a frontier that starts dense; the top 1%"));
+  label_propagation.seed_edges -= 1;
+  CHECK_FALSE(medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, label_propagation).by_degree());
+
+  medusa::ProgramReach by_id = pagerank;
+  by_id.by_id = true;
+  CHECK(medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, by_id).reason ==
+        "auto: the program reads or sends by vertex id");
+  CHECK_FALSE(medusa::choose_partition_vertex_order(hub, VertexOrder::Input, pagerank).by_degree());
+}
+
+TEST_CASE("Partitions in degree order: owned vertices by degree, replicas and their routes follow them",
           "[runtime][vertex-order]") {
   auto el = medusa_test::random_graph(300, 2000, 9);
   for (VertexId v = 0; v < 300; v += 2) el.src.push_back(250), el.dst.push_back(v);
@@ -141,6 +178,8 @@ TEST_CASE("Partitions in degree order: owned vertices by degree, replica routes 
         for (VertexId j = 0; j < r.end - r.begin; ++j) {
           REQUIRE(r.owner_local[j] < owner.owned_count());
           REQUIRE(owner.global_id[r.owner_local[j]] == l.global_id[r.begin + j]);
+          // Replicas in their owner's order: the hubs' replicas together, the copies read in order.
+          if (j > 0) REQUIRE(r.owner_local[j - 1] < r.owner_local[j]);
         }
       }
     }

@@ -34,6 +34,25 @@ struct VertexOrderChoice {
 // host's available memory. `available_host_bytes` = 0: unknown, not limited.
 VertexOrderChoice choose_vertex_order(const Topology& t, VertexOrder requested, std::uint64_t available_host_bytes);
 
+// What a program's supersteps read, as a partitioned run's set-up knows it (Program::uses and the
+// seeds), for VertexOrder::Auto on partitions.
+struct ProgramReach {
+  bool by_id = false;              // functors read or send by vertex id: they hold the user's IDs
+  bool frontier = false;           // the edge passes run over a frontier (Domain::Active)
+  std::uint64_t seed_edges = 0;    // the out-edges of the seeds (graph.SetActive)
+  std::uint64_t edges = 0;         // of the whole graph
+  std::uint64_t dense_fraction = 8;  // a frontier of at least edges / dense_fraction out-edges is dense
+  // Supersteps that read every vertex: no frontier, or one that starts dense (cc_lp seeds every
+  // vertex). A frontier from a few seeds (BFS-Q, SSSP-Q) reads a queue's rows instead.
+  bool every_vertex() const { return !frontier || seed_edges * dense_fraction >= edges; }
+};
+
+// Auto on k partitions: the one-partition rule (hub share, measured on the whole graph; no copy
+// to fit) for programs whose supersteps read every vertex, the input order for a queue frontier,
+// where degree order measured slower (docs/design/vertex-order.md, "Partitions"). Input and
+// Degree are taken as requested.
+VertexOrderChoice choose_partition_vertex_order(const Topology& t, VertexOrder requested, const ProgramReach& program);
+
 // What VertexOrder::Auto weighs (medusa-gen info prints it too).
 inline constexpr VertexId kDegreeOrderMinVertices = VertexId{1} << 16;  // smaller vertex arrays stay in L2
 inline constexpr double kHubFraction = 0.01;                           // "the top 1% of vertices"

@@ -164,13 +164,22 @@ std::vector<VertexId> owned_rank(const Topology& t, const std::vector<std::vecto
   return rank;
 }
 
-// Ascending vertex IDs grouped by owner partition (a stable counting sort: ascending within each).
-std::vector<VertexId> grouped_by_owner(const std::vector<VertexId>& ascending, const PartitionAssignment& a) {
+// Ascending vertex IDs grouped by owner partition (a stable counting sort), each group in its
+// owner's local order (`rank`): ascending ID, or by degree. In degree order the replicas of the
+// owner's hubs, which most of the gather's in-edges read, then sit together at the front of their
+// group as the hubs do in the owner, and each route copies from ascending owner ranks.
+std::vector<VertexId> grouped_by_owner(const std::vector<VertexId>& ascending, const PartitionAssignment& a,
+                                       const std::vector<VertexId>& rank, VertexOrder owned_order) {
   std::vector<std::size_t> next(a.parts + 1, 0);
   for (VertexId v : ascending) ++next[a.part_of[v] + 1];
   for (std::uint32_t q = 0; q < a.parts; ++q) next[q + 1] += next[q];
+  const std::vector<std::size_t> group_begin(next.begin(), next.end() - 1);
   std::vector<VertexId> out(ascending.size());
   for (VertexId v : ascending) out[next[a.part_of[v]]++] = v;
+  if (owned_order != VertexOrder::Degree) return out;  // (ascending ID is the owner's order)
+  for (std::uint32_t q = 0; q < a.parts; ++q)
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(group_begin[q]),
+              out.begin() + static_cast<std::ptrdiff_t>(next[q]), [&](VertexId x, VertexId y) { return rank[x] < rank[y]; });
   return out;
 }
 
@@ -202,7 +211,7 @@ void keep_sizes_and_routes(PartitionLayout& out, const Topology& t, const HopLev
 }
 
 PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, std::uint32_t p,
-                             std::uint32_t hops, const std::vector<VertexId>& owned,
+                             std::uint32_t hops, const std::vector<VertexId>& owned, VertexOrder owned_order,
                              const std::vector<VertexId>& rank, const std::vector<bool>& held, bool owned_rows) {
   HopLevels l = hop_levels(t, a, p, hops);
   l.members[0] = owned;  // (the same vertices, in local order)
@@ -210,12 +219,12 @@ PartitionLayout build_layout(const Topology& t, const PartitionAssignment& a, st
   PartitionLayout out;
   out.index = p;
 
-  // Local order: owned (ascending ID or by degree), then each hop grouped by owner, ascending ID.
+  // Local order: owned (ascending ID or by degree), then each hop grouped by owner, in the owner's order.
   if (owned_rows) std::sort(l.members[1].begin(), l.members[1].end());  // (row targets came last)
   out.hop_begin.push_back(0);
   for (std::uint32_t h = 0; h <= hops; ++h) {
     std::vector<VertexId>& m = l.members[h];
-    if (h > 0) m = grouped_by_owner(m, a);
+    if (h > 0) m = grouped_by_owner(m, a, rank, owned_order);
     const auto begin = static_cast<VertexId>(out.global_id.size());
     out.global_id.insert(out.global_id.end(), m.begin(), m.end());
     out.hop_begin.push_back(static_cast<VertexId>(out.global_id.size()));
@@ -280,7 +289,7 @@ PartitionPlan build_partition_plan(const Topology& t, const PartitionAssignment&
   plan.partitions.resize(a.parts);
   // One partition at a time: the scans and Topology::build inside use every thread.
   for (std::uint32_t p = 0; p < a.parts; ++p) {
-    plan.partitions[p] = build_layout(t, a, p, hops, owned[p], rank, held_here, owned_rows);
+    plan.partitions[p] = build_layout(t, a, p, hops, owned[p], owned_order, rank, held_here, owned_rows);
     if (built) built(plan.partitions[p]);
   }
   return plan;

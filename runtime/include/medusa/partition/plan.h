@@ -4,7 +4,8 @@
 //
 // Local vertex order in a partition: owned vertices (ascending global ID, or by descending in + out
 // degree with VertexOrder::Degree: vertex_order.h), then hop-1 replicas,
-// hop-2 replicas, ... (each hop grouped by owner, ascending global ID). Local edges are the in-edges
+// hop-2 replicas, ... (each hop grouped by owner, in the owner's order of its owned vertices: the
+// hubs' replicas first in degree order). Local edges are the in-edges
 // of every local vertex of hop < hops, so with one hop exactly the in-edges of the owned vertices:
 // every edge lives in its tail's partition and messages never cross partitions. Edges are in local
 // CSR order (by local head), so the edges of the vertices below a hop boundary form a prefix.

@@ -6,6 +6,7 @@
 #include <medusa/backend/common/aggregate_steps.h>
 #include <medusa/backend/common/multi_hop.h>
 #include <medusa/backend/common/partition_view.h>
+#include <medusa/backend/common/pull_fusion.h>
 #include <medusa/backend/common/replicated_state.h>
 #include <medusa/config.h>
 #include <medusa/error.h>
@@ -39,10 +40,25 @@ struct ReplicationChoice {
   VertexOrderChoice order;   // of each partition's owned vertices
 };
 
+// What the owned vertices' order weighs of the program: its uses and how much its seeds (sorted)
+// reach.
+template <class Program>
+ProgramReach program_reach(const Topology& t, const std::vector<VertexId>& seeds) {
+  ProgramReach r;
+  r.by_id = Program::uses.reads_by_id || Program::uses.sends_by_id;
+  r.frontier = Program::uses.vertex_frontier || Program::uses.edge_frontier;
+  r.edges = t.edge_count;
+  r.dense_fraction = kFrontierPullFraction;  // (the frontier a pass pulls)
+  for (VertexId v : seeds) r.seed_edges += t.out_degree(v);
+  return r;
+}
+
 // Hops of replicas: Config::replicationHops, else 1 when the program rules out more, else the cost
-// model's choice (Exchange::refresh_cost_per_vertex prices a refresh).
+// model's choice (Exchange::refresh_cost_per_vertex prices a refresh). The owned vertices' order:
+// choose_partition_vertex_order for the program and its seeds (sorted).
 template <class Program, class Exchange>
-ReplicationChoice choose_replication(const Topology& t, const PartitionAssignment& a, const Config& conf) {
+ReplicationChoice choose_replication(const Topology& t, const PartitionAssignment& a, const Config& conf,
+                                     const std::vector<VertexId>& seeds) {
   constexpr std::uint32_t kMaxAutoHops = 4;
   MEDUSA_REQUIRE(!Program::uses.edge_reads_combined,
                  "gpuCount = " + std::to_string(conf.gpuCount) +
@@ -65,11 +81,7 @@ ReplicationChoice choose_replication(const Topology& t, const PartitionAssignmen
     c.hops = h.hops;
     c.reason = h.describe();
   }
-  // By degree only when asked: degree order per partition helps PageRank and CC on Kronecker 22
-  // and slows BFS-Q (docs/benchmarks/history/2026-11-26-h100-partitions-fused.md).
-  c.order.requested = conf.vertexOrder;
-  c.order.order = conf.vertexOrder == VertexOrder::Degree ? VertexOrder::Degree : VertexOrder::Input;
-  c.order.reason = conf.vertexOrder == VertexOrder::Auto ? "auto: partitions keep ascending IDs" : "requested";
+  c.order = choose_partition_vertex_order(t, conf.vertexOrder, program_reach<Program>(t, seeds));
   return c;
 }
 

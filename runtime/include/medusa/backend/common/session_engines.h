@@ -72,7 +72,7 @@ EngineSetup set_up_engines(GraphType& graph, Config& conf, RankGroup& ranks, std
   std::sort(seeds.begin(), seeds.end());
   const PartitionAssignment a = assign_partitions(t, parts, conf);
   clock.lap("partitioning");
-  const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf);
+  const ReplicationChoice c = choose_replication<Program, Exchange>(t, a, conf, seeds);
   clock.lap("replication choice");
   s.hops = conf.replicationHops = c.hops;
   s.hop_choice = c.reason;
