@@ -109,9 +109,12 @@ VertexOrderChoice choose_partition_vertex_order(const Topology& t, VertexOrder r
     return c;
   }
   if (!program.every_vertex()) {
-    c.reason = "auto: a frontier from seeds with " + std::to_string(program.seed_edges) + " of " +
-               std::to_string(program.edges) + " out-edges (under E/" + std::to_string(program.dense_fraction) +
-               ") runs as a queue, which degree order slows";
+    c.reason = program.seed_edges == 0
+                   ? std::string("auto: a frontier without seeds from the host (its functors' SetActive() start it) "
+                                 "is taken for a queue, which degree order slows")
+                   : "auto: a frontier from seeds with " + std::to_string(program.seed_edges) + " of " +
+                         std::to_string(program.edges) + " out-edges (under E/" +
+                         std::to_string(program.dense_fraction) + ") runs as a queue, which degree order slows";
     return c;
   }
   choose_by_hub_share(t, program.frontier ? "auto: a frontier that starts dense; " : "auto: no frontier; ", c);

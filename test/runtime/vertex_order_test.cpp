@@ -137,6 +137,10 @@ TEST_CASE("Auto vertex order on partitions: degree for programs that read every 
   CHECK(queue.reason == "auto: a frontier from seeds with 1 of 140000 out-edges (under E/8) runs as a queue, which "
                         "degree order slows");
   CHECK(medusa::choose_partition_vertex_order(hub, VertexOrder::Degree, bfs).by_degree());
+  medusa::ProgramReach unseeded = bfs;  // (kcore: its functors activate the first frontier)
+  unseeded.seed_edges = 0;
+  CHECK_THAT(medusa::choose_partition_vertex_order(hub, VertexOrder::Auto, unseeded).reason,
+             Catch::StartsWith("auto: a frontier without seeds from the host"));
 
   medusa::ProgramReach label_propagation = bfs;  // seeds that reach an eighth of the edges start dense
   label_propagation.seed_edges = hub.edge_count / 8;
