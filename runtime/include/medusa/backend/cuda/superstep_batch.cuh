@@ -19,6 +19,7 @@
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/dependent_launch.cuh>
+#include <medusa/backend/cuda/last_block.cuh>
 #include <medusa/device_api.h>
 
 #include <cuda_runtime.h>
@@ -118,23 +119,6 @@ __global__ void end_batched_superstep_kernel(const BatchedPartitions<Counters> p
   await_previous_kernel();
   if (threadIdx.x != 0 || parts.part[0].b->halted != 0) return;
   end_batched_superstep(parts.part, parts.count, host, continue_vote);
-}
-
-// Called by every thread of every block after its share of a kernel that ends a superstep: true on
-// thread 0 of the last block to get here, once every other block's writes are visible to it.
-// `blocks_done` (BatchState) is back at 0 for the next such kernel.
-__device__ inline bool is_last_block(unsigned* blocks_done) {
-  __shared__ bool is_last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    is_last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!is_last || threadIdx.x != 0) return false;
-  *blocks_done = 0;
-  __threadfence();
-  return true;
 }
 
 // The end of a batched superstep whose next frontier SetActive() queued (KernelCtx::next_active_queue):

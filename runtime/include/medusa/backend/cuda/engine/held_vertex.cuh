@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 namespace medusa::gpu {
@@ -54,14 +55,13 @@ class HeldVertex {
       const std::uint64_t threads = std::max(e->batch_.vertex_edge_bound(), e->batch_.vertex_bound());
       const unsigned grid = gpu::grid_for(threads, e->max_blocks_);
       e->note_user_launch();
-      if (e->whole_graph())
+      const auto launch = [&](auto ends_superstep) {
         gpu::launch_kernel<gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays,
-                                                                     EdgeArrays, Element, /*ends the superstep=*/true>>(
+                                                                     EdgeArrays, Element, decltype(ends_superstep)::value>>(
             grid, 256, e->stream_.get(), e->ctx(), e->vertex_arrays_, e->edge_arrays_, element, tail, end);
-      else
-        gpu::launch_kernel<gpu::kernels::receivers_vertex_end_kernel<gpu::StepCounters, Message, VertexArrays,
-                                                                     EdgeArrays, Element, false>>(
-            grid, 256, e->stream_.get(), e->ctx(), e->vertex_arrays_, e->edge_arrays_, element, tail, end);
+      };
+      if (e->whole_graph()) launch(std::true_type{});
+      else launch(std::false_type{});  // (a partition of k: the superstep ends on all of them together)
       MEDUSA_CUDA_CHECK_LAUNCH("receivers_vertex_end_kernel");
       if (reset) e->spare_ = SpareState::Clean;
     };

@@ -17,6 +17,7 @@
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
+#include <medusa/backend/cuda/last_block.cuh>
 #include <medusa/config.h>
 #include <medusa/device_api.h>
 
@@ -249,17 +250,8 @@ __global__ void __launch_bounds__(kBlock)
     taken = warp_sum(taken);
     if ((threadIdx.x & 31u) == 0 && taken != 0) atomicAdd(&s->taken, taken);
   }
-  __shared__ bool is_last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    is_last = atomicAdd(&s->blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!is_last || threadIdx.x != 0) return;
-  __threadfence();
+  if (!is_last_block(&s->blocks_done)) return;
   NearFarState done = load_through_l2(s);
-  done.blocks_done = 0;
   const common::NearFarOutcome out = common::finish_near_far_step(done);
   *s = done;
   *bucket_inverted = ~static_cast<unsigned long long>(out.bucket);  // (none: 0)
