@@ -1,11 +1,10 @@
-// The kernels of reads and sends by vertex id among the partitions of one process, on the devices
-// (engine/by_id_outbox.cuh): an owner's values scattered into a whole-graph mirror, and an owner's
-// fold of every partition's outbox slots of its vertices. Another GPU's arrays are reached through
-// peer access.
+// The kernel of sends by vertex id among the partitions of one process, on the devices
+// (engine/by_id_outbox.cuh): an owner's fold of every partition's outbox slots of its vertices.
+// Another GPU's arrays are reached through peer access. (The mirrors of reads by id are filled by
+// route_copy.cuh's kernel, scattering.)
 #pragma once
 
 #include <medusa/backend/cuda/kernels.cuh>
-#include <medusa/backend/cuda/route_copy.cuh>
 #include <medusa/by_id.h>
 #include <medusa/types.h>
 
@@ -14,16 +13,6 @@
 #include <cstdint>
 
 namespace medusa::gpu::kernels {
-
-// a.to[k][global_id[l] * size] = a.from[k][l * size] for l < owned: one owner's values of the
-// fields read by id (a.from, by local ID) written into a mirror (a.to, by global ID).
-template <class Index>
-__global__ void __launch_bounds__(kBlock)
-    scatter_owned_kernel(RouteArrays a, const Index* __restrict__ global_id, std::uint64_t owned) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t l = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; l < owned; l += stride)
-    copy_elements(a, global_id[l], l);
-}
 
 // For each owned vertex l (global ID g): the flagged slots g of the senders' outboxes, folded in
 // sender order, then into sent[l], which counts as received (received may be null); every slot read

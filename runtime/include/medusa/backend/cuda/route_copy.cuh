@@ -2,6 +2,8 @@
 // array is read at the owner's local ID index[i] and written at position i of its destination,
 // which is either the route's pack (the staged copies follow) or, on one GPU, the target's replica
 // range itself (no copy follows). One launch per route instead of one per array, plus one copy.
+// Scattered the other way (element i written at index[i]), the same kernel fills the whole-graph
+// mirrors of reads by id from each owner's values (engine/by_id_outbox.cuh).
 #pragma once
 
 #include <medusa/backend/cuda/check.h>
@@ -49,24 +51,34 @@ __device__ __forceinline__ void copy_elements(const RouteArrays& a, std::uint64_
   }
 }
 
-template <class Index>
+// kScatter false: element i from index[i] (a route's gather); true: element i to index[i].
+template <class Index, bool kScatter>
 __global__ void __launch_bounds__(kBlock)
     route_arrays_kernel(RouteArrays a, const Index* __restrict__ index, std::uint64_t n) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    copy_elements(a, i, index[i]);
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    if constexpr (kScatter) copy_elements(a, index[i], i);
+    else copy_elements(a, i, index[i]);
+  }
 }
 
 }  // namespace kernels
 
+// Element sizes the kernel copies (copy_elements).
+inline bool route_copies_size(std::size_t size) {
+  return size == 1 || size == 2 || size == 4 || size == 8 || size == 16;
+}
+
 // Collects the arrays of one route for route_arrays_kernel on `s`; launch() issues them (more than
-// RouteArrays::kMax arrays take several launches).
+// RouteArrays::kMax arrays take several launches). Gathers (to[i] = from[index[i]]) unless
+// `scatter` (to[index[i]] = from[i]), on at most `max_blocks` blocks.
 class RouteCopy {
  public:
-  RouteCopy(const VertexId* index, std::size_t n, cudaStream_t s) : index_(index), n_(n), s_(s) {}
+  RouteCopy(const VertexId* index, std::size_t n, cudaStream_t s, bool scatter = false, unsigned max_blocks = 4096)
+      : index_(index), n_(n), s_(s), scatter_(scatter), max_blocks_(max_blocks) {}
 
   void add(std::byte* to, const std::byte* from, std::size_t size) {
-    if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
+    if (!route_copies_size(size))
       MEDUSA_THROW("replica exchange: vertex fields of " + std::to_string(size) +
                    " bytes are not supported yet (1, 2, 4, 8 or 16)");
     if (a_.count == kernels::RouteArrays::kMax) launch();
@@ -77,8 +89,14 @@ class RouteCopy {
   }
   void launch() {
     if (a_.count != 0 && n_ != 0) {
-      kernels::route_arrays_kernel<VertexId><<<grid_for(n_, 4096), kernels::kBlock, 0, s_>>>(a_, index_, n_);
-      MEDUSA_CUDA_CHECK_LAUNCH("route_arrays_kernel (replica exchange)");
+      const unsigned grid = grid_for(n_, max_blocks_);
+      if (scatter_) {
+        kernels::route_arrays_kernel<VertexId, true><<<grid, kernels::kBlock, 0, s_>>>(a_, index_, n_);
+        MEDUSA_CUDA_CHECK_LAUNCH("route_arrays_kernel (scatter into a by-id mirror)");
+      } else {
+        kernels::route_arrays_kernel<VertexId, false><<<grid, kernels::kBlock, 0, s_>>>(a_, index_, n_);
+        MEDUSA_CUDA_CHECK_LAUNCH("route_arrays_kernel (replica exchange)");
+      }
     }
     a_.count = 0;
   }
@@ -87,6 +105,8 @@ class RouteCopy {
   const VertexId* index_;
   std::size_t n_;
   cudaStream_t s_;
+  bool scatter_;
+  unsigned max_blocks_;
   kernels::RouteArrays a_{};
 };
 

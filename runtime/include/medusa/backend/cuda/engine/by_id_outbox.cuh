@@ -3,7 +3,7 @@
 // delivered, and the whole-graph mirror of the fields read by id. Two paths:
 //  * on the devices, when every partition is an engine of this process and the GPUs reach each
 //    other (peer access): the engines of one GPU share one mirror, which each owner's values are
-//    scattered into (by_id_kernels.cuh), and each owner folds every outbox's slots of its vertices;
+//    scattered into (route_copy.cuh), and each owner folds every outbox's slots of its vertices;
 //    events order these kernels after every launch issued before them and before every later one.
 //  * through host memory otherwise (MPI ranks): values and flagged sends are downloaded, exchanged
 //    by the session and uploaded (a whole-graph outbox and mirror per partition).
@@ -12,6 +12,7 @@
 
 #include <medusa/backend/cuda/buffer.h>
 #include <medusa/backend/cuda/by_id_kernels.cuh>
+#include <medusa/backend/cuda/route_copy.cuh>
 #include <medusa/backend/cuda/check.h>
 #include <medusa/backend/cuda/engine/core.cuh>
 #include <medusa/backend/cuda/kernels.cuh>
@@ -77,7 +78,7 @@ class ByIdOutbox {
     for (std::size_t k = 0; k < kVertexFields; ++k) {
       const FieldSpec& f = Program::vertex_fields[k];
       read_by_id[k] = Program::uses.reads_by_id && (f.direction & kByIdRead) != 0;
-      if (read_by_id[k] && f.size != 1 && f.size != 2 && f.size != 4 && f.size != 8 && f.size != 16)
+      if (read_by_id[k] && !route_copies_size(f.size))
         return std::string("field '") + f.name + "' read by id has " + std::to_string(f.size) +
                " bytes (1, 2, 4, 8 or 16 stay on the devices)";
     }
@@ -126,17 +127,13 @@ class ByIdOutbox {
       gpu::DeviceScope on(filler->device_.ordinal);
       cudaStream_t s = filler->stream_.get();
       wait_for_all(s, engines, &ByIdOutbox::issued_);
-      for (auto& owner : engines) {
-        kernels::RouteArrays a{};
-        for (std::size_t k = 0; k < kVertexFields; ++k) {
-          if (f.mirror_->fields[k].size() == 0) continue;
-          if (a.count == kernels::RouteArrays::kMax) scatter(a, *owner, s);
-          a.to[a.count] = f.mirror_->fields[k].data();
-          a.from[a.count] = owner->vertex_field(k);
-          a.size[a.count] = static_cast<std::uint32_t>(Program::vertex_fields[k].size);
-          ++a.count;
-        }
-        scatter(a, *owner, s);
+      for (auto& owner : engines) {  // (each owner's values to their global IDs)
+        RouteCopy scatter(owner->d_global_id_.data(), owner->owned_count_, s, /*scatter=*/true, owner->max_blocks_);
+        for (std::size_t k = 0; k < kVertexFields; ++k)
+          if (f.mirror_->fields[k].size() != 0)
+            scatter.add(f.mirror_->fields[k].data(), owner->vertex_field(k),
+                        Program::vertex_fields[k].size);
+        scatter.launch();
       }
       MEDUSA_CUDA_CHECK(cudaEventRecord(f.exchanged_->get(), s));
     }
@@ -287,15 +284,6 @@ class ByIdOutbox {
       const ByIdOutbox& b = *e;
       MEDUSA_CUDA_CHECK(cudaStreamWaitEvent(s, (b.*event)->get(), 0));
     }
-  }
-  static void scatter(kernels::RouteArrays& a, Engine& owner, cudaStream_t s) {
-    if (a.count != 0 && owner.owned_count_ != 0) {
-      const unsigned grid = gpu::grid_for(owner.owned_count_, owner.max_blocks_);
-      kernels::scatter_owned_kernel<VertexId><<<grid, kernels::kBlock, 0, s>>>(a, owner.d_global_id_.data(),
-                                                                               owner.owned_count_);
-      MEDUSA_CUDA_CHECK_LAUNCH("scatter_owned_kernel");
-    }
-    a.count = 0;
   }
 
   VertexId global_vertices_ = 0;
